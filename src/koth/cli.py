@@ -1,0 +1,96 @@
+"""The `koth` command line: one Typer app, one sub-app or command per feature."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from koth import __version__
+from koth.core.errors import RecordError
+from koth.core.record import GameRecord, replay
+
+app = typer.Typer(
+    help="King of the Hill: three games, one platform.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
+app.add_typer(play_app, name="play")
+
+console = Console()
+errors = Console(stderr=True)
+
+#: exit code for input that breaks the rules or is malformed
+EXIT_BAD_INPUT = 2
+
+
+def _version(value: bool) -> None:
+    if value:
+        console.print(f"koth {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """King of the Hill: rules engines, terminal and web play, agents and quiz hosting."""
+
+
+@app.command("replay")
+def replay_command(
+    record_file: Annotated[Path, typer.Argument(metavar="RECORD.json", help="A game record.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Validate a game record, replay it and print the final state.
+
+    An illegal move is reported with its index and the rule it breaks (exit code 2).
+    """
+    try:
+        record = GameRecord.load(record_file)
+        state = replay(record)
+    except RecordError as exc:
+        if as_json:
+            payload: dict[str, Any] = {"ok": False, "error": str(exc), "index": exc.index}
+            payload["rule"] = exc.rule
+            console.print_json(json.dumps(payload))
+        else:
+            errors.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    outcome = state.outcome()
+    if as_json:
+        console.print_json(
+            json.dumps(
+                {
+                    "ok": True,
+                    "game": state.game.name,
+                    "params": state.game.params.to_json(),
+                    "moves": len(state.history),
+                    "terminal": state.is_terminal(),
+                    "outcome": outcome.to_json() if outcome else None,
+                    "returns": list(state.returns()),
+                    "state": state.game.state_to_json(state.data),
+                }
+            )
+        )
+        return
+    console.print(
+        f"[bold]{state.game.name}[/] ({state.game.describe_params()}): "
+        f"{len(state.history)} moves replayed",
+        highlight=False,
+    )
+    # A record holds every secret already, so the replay shows the table as a spectator
+    # would see it at the end, plus the outcome.
+    console.print(state.render(None), highlight=False)
+    console.print(str(outcome) if outcome else "the game is not finished", highlight=False)
+
+
+def main() -> None:
+    app()

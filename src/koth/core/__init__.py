@@ -1,0 +1,1 @@
+"""The contract shared by every game of the platform."""

@@ -1,0 +1,60 @@
+"""Who moves: player ids and the kinds of node a game can be in.
+
+The negative ids are OpenSpiel's, so the interop layer passes them through unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+PlayerId = int
+
+CHANCE: PlayerId = -1
+SIMULTANEOUS: PlayerId = -2
+TERMINAL: PlayerId = -4
+
+
+class NodeKind(enum.Enum):
+    """What kind of decision the state is waiting for."""
+
+    PLAYER = "player"
+    SIMULTANEOUS = "simultaneous"
+    CHANCE = "chance"
+    TERMINAL = "terminal"
+
+
+@dataclass(frozen=True, slots=True)
+class ToMove:
+    """The decision a state waits for: its kind and the players who must act.
+
+    For a PLAYER node ``players`` holds exactly one id; for a SIMULTANEOUS node every
+    player who must submit an action (possibly a subset of the table); for CHANCE and
+    TERMINAL nodes it is empty.
+    """
+
+    kind: NodeKind
+    players: tuple[PlayerId, ...] = ()
+
+    @staticmethod
+    def player(player: PlayerId) -> ToMove:
+        return ToMove(NodeKind.PLAYER, (player,))
+
+    @staticmethod
+    def simultaneous(players: tuple[PlayerId, ...]) -> ToMove:
+        return ToMove(NodeKind.SIMULTANEOUS, players)
+
+    @property
+    def current_player(self) -> PlayerId:
+        """OpenSpiel's single-number summary of this node."""
+        if self.kind is NodeKind.PLAYER:
+            return self.players[0]
+        return {
+            NodeKind.SIMULTANEOUS: SIMULTANEOUS,
+            NodeKind.CHANCE: CHANCE,
+            NodeKind.TERMINAL: TERMINAL,
+        }[self.kind]
+
+
+TO_MOVE_CHANCE = ToMove(NodeKind.CHANCE)
+TO_MOVE_TERMINAL = ToMove(NodeKind.TERMINAL)

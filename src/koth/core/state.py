@@ -1,0 +1,330 @@
+"""The mutable handle on a game in progress, with the framework checks.
+
+``GameState`` wraps an immutable rules state and its history. Every action goes
+through the same checks, in this order, before any rules code runs: the game is not
+over, the player is one of those to move, the action is well formed, the action is
+legal. A rejected action raises a typed error and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from koth.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+)
+from koth.core.outcome import Outcome
+from koth.core.players import CHANCE, NodeKind, PlayerId, ToMove
+
+if TYPE_CHECKING:
+    from koth.core.game import Game
+    from koth.core.record import GameRecord
+
+S = TypeVar("S")
+A = TypeVar("A", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Generic[A]):
+    """One entry of a game's history: a single action, or the joint action of a
+    simultaneous node (several (player, action) pairs, sorted by player)."""
+
+    actions: tuple[tuple[PlayerId, A], ...]
+    simultaneous: bool = False
+
+
+def describe_to_move(to_move: ToMove) -> str:
+    if to_move.kind is NodeKind.PLAYER:
+        return f"player {to_move.players[0]} to move"
+    if to_move.kind is NodeKind.SIMULTANEOUS:
+        return "players " + ", ".join(map(str, to_move.players)) + " to move simultaneously"
+    if to_move.kind is NodeKind.CHANCE:
+        return "a chance event is next"
+    return "the game is over"
+
+
+class GameState(Generic[S, A]):
+    """A game in progress: the rules state, its history, and the checked API."""
+
+    __slots__ = ("_data", "_history", "_legal_cache", "_to_move", "game")
+
+    def __init__(self, game: Game[S, A, Any], data: S, history: Sequence[Move[A]] = ()) -> None:
+        self.game = game
+        self._data = data
+        self._history: list[Move[A]] = list(history)
+        self._to_move: ToMove | None = None
+        self._legal_cache: dict[PlayerId, tuple[Sequence[A], frozenset[A]]] = {}
+
+    # ------------------------------------------------------------ inspection
+    @property
+    def data(self) -> S:
+        """The immutable rules state (secrets included: never show it to a player)."""
+        return self._data
+
+    @property
+    def history(self) -> tuple[Move[A], ...]:
+        return tuple(self._history)
+
+    def to_move(self) -> ToMove:
+        if self._to_move is None:
+            self._to_move = self.game.to_move(self._data)
+        return self._to_move
+
+    def current_player(self) -> PlayerId:
+        """A player id, or CHANCE, SIMULTANEOUS or TERMINAL (OpenSpiel's convention)."""
+        return self.to_move().current_player
+
+    def acting_players(self) -> tuple[PlayerId, ...]:
+        """The players who must act now (several at a simultaneous node)."""
+        return self.to_move().players
+
+    def is_chance_node(self) -> bool:
+        return self.to_move().kind is NodeKind.CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.to_move().kind is NodeKind.SIMULTANEOUS
+
+    def is_terminal(self) -> bool:
+        return self.to_move().kind is NodeKind.TERMINAL
+
+    def chance_outcomes(self) -> Sequence[tuple[A, float]]:
+        if not self.is_chance_node():
+            return ()
+        return self.game.chance_outcomes(self._data)
+
+    def legal_actions(self, player: PlayerId | None = None) -> Sequence[A]:
+        """Sorted legal actions of ``player`` (default: the single player to move)."""
+        return self._legal(self._default_player(player))[0]
+
+    def legal_action_ids(self, player: PlayerId | None = None) -> list[int]:
+        return [self.game.action_id(a) for a in self.legal_actions(player)]
+
+    def returns(self) -> tuple[float, ...]:
+        return self.game.returns(self._data)
+
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self._data)
+
+    def view(self, player: PlayerId | None) -> dict[str, Any]:
+        return self.game.view(self._data, player)
+
+    def information_state_string(self, player: PlayerId | None) -> str:
+        return self.game.information_state_string(self._data, player)
+
+    def render(self, player: PlayerId | None) -> str:
+        return self.game.render(self._data, player)
+
+    # ------------------------------------------------------------ transitions
+    def apply_action(self, action: A | str, player: PlayerId | None = None) -> A:
+        """Apply one action of the single player to move, or of chance.
+
+        ``action`` may be an action value or its notation. Returns the parsed action.
+        """
+        to_move = self.to_move()
+        if to_move.kind is NodeKind.TERMINAL:
+            raise GameOverError(f"the game is over; no action is accepted ({action!s})")
+        if to_move.kind is NodeKind.SIMULTANEOUS:
+            acting = ", ".join(map(str, to_move.players))
+            raise NotYourTurnError(
+                f"players {acting} move simultaneously: submit with apply_actions, "
+                f"not apply_action ({action!s})"
+            )
+        mover = CHANCE if to_move.kind is NodeKind.CHANCE else to_move.players[0]
+        if player is not None and player != mover:
+            raise NotYourTurnError(
+                f"player {player} tried {action!s} but {describe_to_move(to_move)}"
+            )
+        parsed = self._parse(action)
+        self._check_legal(mover, parsed)
+        self._advance(self.game.apply(self._data, mover, parsed), Move(((mover, parsed),)))
+        return parsed
+
+    def apply_actions(self, actions: Mapping[PlayerId, A | str]) -> dict[PlayerId, A]:
+        """Apply the joint action of a simultaneous node: one action per acting player."""
+        to_move = self.to_move()
+        if to_move.kind is NodeKind.TERMINAL:
+            raise GameOverError("the game is over; no action is accepted")
+        if to_move.kind is not NodeKind.SIMULTANEOUS:
+            if len(actions) == 1:
+                ((player, action),) = actions.items()
+                return {player: self.apply_action(action, player)}
+            raise NotYourTurnError(
+                f"not a simultaneous node ({describe_to_move(to_move)}); "
+                f"got actions of players {sorted(actions)}"
+            )
+        strangers = sorted(set(actions) - set(to_move.players))
+        if strangers:
+            raise NotYourTurnError(
+                f"players {strangers} are not to move ({describe_to_move(to_move)})"
+            )
+        missing = sorted(set(to_move.players) - set(actions))
+        if missing:
+            raise IllegalActionError(
+                f"simultaneous node: players {missing} have not submitted an action",
+            )
+        parsed = {p: self._parse(actions[p]) for p in sorted(actions)}
+        for p, a in parsed.items():
+            self._check_legal(p, a)
+        self._advance(
+            self.game.apply_joint(self._data, parsed),
+            Move(tuple(parsed.items()), simultaneous=True),
+        )
+        return parsed
+
+    def apply_move(self, move: Move[A]) -> None:
+        """Apply a history entry (checked like any other action)."""
+        if move.simultaneous:
+            self.apply_actions(dict(move.actions))
+        else:
+            ((player, action),) = move.actions
+            self.apply_action(action, player)
+
+    def check_action(self, action: A | str, player: PlayerId) -> A:
+        """Parse and check one player's action without applying it (for collecting
+        simultaneous submissions one at a time)."""
+        to_move = self.to_move()
+        if to_move.kind is NodeKind.TERMINAL:
+            raise GameOverError(f"the game is over; no action is accepted ({action!s})")
+        movers = (CHANCE,) if to_move.kind is NodeKind.CHANCE else to_move.players
+        if player not in movers:
+            raise NotYourTurnError(
+                f"player {player} tried {action!s} but {describe_to_move(to_move)}"
+            )
+        parsed = self._parse(action)
+        self._check_legal(player, parsed)
+        return parsed
+
+    # ------------------------------------------------------------ copying
+    def clone(self) -> GameState[S, A]:
+        """An independent copy (cheap: the rules state is immutable)."""
+        copy = GameState(self.game, self._data, self._history)
+        copy._to_move = self._to_move
+        copy._legal_cache = self._legal_cache
+        return copy
+
+    def child(self, action: A, player: PlayerId | None = None) -> GameState[S, A]:
+        copy = self.clone()
+        copy.apply_action(action, player)
+        return copy
+
+    def sample_chance(self, rng: random.Random) -> A:
+        """Draw one outcome of this chance node with ``rng`` (not applied)."""
+        from koth.core.chance import sample_outcome
+
+        return sample_outcome(self.chance_outcomes(), rng)
+
+    def record(self, **meta: Any) -> GameRecord:
+        from koth.core.record import GameRecord
+
+        return GameRecord.from_state(self, **meta)
+
+    def to_json(self) -> dict[str, Any]:
+        """Full state, secrets included, plus its record (to continue or replay it)."""
+        return {
+            "game": self.game.name,
+            "params": self.game.params.to_json(),
+            "state": self.game.state_to_json(self._data),
+            "moves": self.record().model_dump(mode="json")["moves"],
+        }
+
+    @classmethod
+    def from_json(
+        cls, data: Mapping[str, Any], game: Game[Any, Any, Any] | None = None
+    ) -> GameState[Any, Any]:
+        """The inverse of ``to_json``; ``game`` defaults to the registered game named in
+        ``data`` with its parameters."""
+        from koth.core.record import GameRecord, moves_from_record
+        from koth.core.registry import load_game
+
+        try:
+            if game is None:
+                game = load_game(data["game"], data.get("params", {}))
+            record = GameRecord.model_validate(
+                {"game": data["game"], "params": data.get("params", {}), "moves": data["moves"]}
+            )
+            state_data = game.state_from_json(data["state"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed state JSON: missing or wrong field {exc}") from None
+        return GameState(game, state_data, moves_from_record(game, record))
+
+    # ------------------------------------------------------------ internals
+    def _default_player(self, player: PlayerId | None) -> PlayerId:
+        if player is not None:
+            return player
+        to_move = self.to_move()
+        if to_move.kind is NodeKind.PLAYER:
+            return to_move.players[0]
+        if to_move.kind is NodeKind.CHANCE:
+            return CHANCE
+        if to_move.kind is NodeKind.TERMINAL:
+            return CHANCE  # no legal actions for anyone
+        raise ValueError("a simultaneous node: name the player whose legal actions you want")
+
+    def _legal(self, player: PlayerId) -> tuple[Sequence[A], frozenset[A]]:
+        cached = self._legal_cache.get(player)
+        if cached is None:
+            to_move = self.to_move()
+            actions: Sequence[A]
+            if to_move.kind is NodeKind.CHANCE:
+                actions = (
+                    [a for a, _ in self.game.chance_outcomes(self._data)]
+                    if player == CHANCE
+                    else []
+                )
+            elif player in to_move.players:
+                actions = self.game.legal_actions(self._data, player)
+            else:
+                actions = []
+            cached = (actions, frozenset(actions))
+            self._legal_cache[player] = cached
+        return cached
+
+    def _parse(self, action: A | str) -> A:
+        if isinstance(action, str):
+            return self.game.parse_action(action)
+        try:
+            self.game.action_id(action)
+        except (InvalidActionError, TypeError, AttributeError, KeyError, ValueError):
+            raise InvalidActionError(f"{action!r} is not an action of {self.game.name}") from None
+        return action
+
+    def _check_legal(self, player: PlayerId, action: A) -> None:
+        if action in self._legal(player)[1]:
+            return
+        reason, rule = self.game.explain_illegal(self._data, player, action)
+        who = "chance" if player == CHANCE else f"player {player}"
+        rule_text = f" (rule {rule})" if rule else ""
+        raise IllegalActionError(
+            f"illegal action '{self.game.action_to_str(action)}' by {who}: {reason}{rule_text}; "
+            f"at move {len(self._history)}, {describe_to_move(self.to_move())}",
+            rule=rule,
+        )
+
+    def _advance(self, data: S, move: Move[A]) -> None:
+        self._data = data
+        self._history.append(move)
+        self._to_move = None
+        self._legal_cache = {}
+
+    # ------------------------------------------------------------ comparison
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, GameState) and other.game == self.game and other._data == self._data
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
+
+    def __repr__(self) -> str:
+        where = describe_to_move(self.to_move())
+        return f"<GameState {self.game.name} move {len(self._history)}: {where}>"
+
+
+def view(state: GameState[Any, Any], player: PlayerId | None) -> dict[str, Any]:
+    """The observation of ``player`` (None: a spectator): nothing it may not know."""
+    return state.view(player)

@@ -1,0 +1,1 @@
+"""The games of the platform, one package each."""
