@@ -4,9 +4,12 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+# Debian packages the browser tests need; installed only when missing.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck pytest install clean
+.PHONY: run test lint typecheck pytest install system-deps clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,6 +19,13 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+system-deps:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core; \
+	fi
 
 run: install
 	$(BIN)/koth play cards --vs random
@@ -27,8 +37,8 @@ lint: install
 typecheck: install
 	$(BIN)/mypy --strict src
 
-pytest: install
-	$(BIN)/python -m pytest -n auto -p no:cacheprovider
+pytest: install system-deps
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
 
 test: lint typecheck pytest
 
