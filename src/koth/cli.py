@@ -12,6 +12,7 @@ from rich.console import Console
 from koth import __version__
 from koth.core.errors import RecordError
 from koth.core.record import GameRecord, replay
+from koth.games.quiz.cli import quiz_app
 
 app = typer.Typer(
     help="King of the Hill: three games, one platform.",
@@ -20,6 +21,7 @@ app = typer.Typer(
 )
 play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
 app.add_typer(play_app, name="play")
+app.add_typer(quiz_app, name="quiz")
 
 console = Console()
 errors = Console(stderr=True)

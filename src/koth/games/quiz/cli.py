@@ -1,0 +1,62 @@
+"""``koth quiz``: offline scoring of a quiz game protocol."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from koth.core.errors import KothError
+from koth.games.quiz.explain import explain
+from koth.games.quiz.protocol import load_protocol, result_json, score_protocol
+from koth.games.quiz.render import situation_table, tie_lines
+from koth.games.quiz.situation import situation
+
+quiz_app = typer.Typer(help="The quiz game King of the Hill (rules 1.2.2).", no_args_is_help=True)
+
+
+@quiz_app.callback()
+def _quiz() -> None:
+    """The quiz game King of the Hill (rules 1.2.2)."""
+
+
+@quiz_app.command("score")
+def score(
+    protocol: Path = typer.Argument(..., help="The protocol of a played game (JSON)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the situation as JSON."),
+    after: int | None = typer.Option(
+        None, "--after", help="Show the situation after question N (of the final)."
+    ),
+    show_explain: bool = typer.Option(
+        False, "--explain", help="Print, per question, what happened to each team and why."
+    ),
+) -> None:
+    """Score PROTOCOL and print the game situation after its last question."""
+    try:
+        result = score_protocol(load_protocol(protocol))
+        data = result_json(result, after)
+    except KothError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        if show_explain:
+            data["explain"] = {
+                p.name: explain(p.state, after if p is result.main else None) for p in result.parts
+            }
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    console = Console(width=120)
+    for part in result.parts:
+        final = part is result.main
+        if show_explain:
+            if len(result.parts) > 1:
+                console.print(f"[bold]{part.name}[/bold]")
+            for line in explain(part.state, after if final else None):
+                console.print(line, markup=False, highlight=False)
+        s = situation(part.state, after if final else None)
+        title = part.name if len(result.parts) > 1 else None
+        console.print(situation_table(s, title))
+        for line in tie_lines(s):
+            console.print(line, markup=False, highlight=False)

@@ -1,0 +1,54 @@
+"""A Rich table of the game situation."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from koth.games.quiz.situation import Situation
+
+_REASONS = {
+    "king_held": "the King held the Peak",
+    "no_challenger": "no team can overthrow the King any more",
+    "questions_exhausted": "the questions ran out",
+}
+
+
+def situation_table(s: Situation, title: str | None = None) -> Table:
+    """The standings as a table, best place first."""
+    if s.finished:
+        status = f"finished after question {s.questions_played}: {_REASONS.get(s.reason or '', '')}"
+    else:
+        status = f"after question {s.questions_played} of {s.total_questions}"
+    if s.king is not None:
+        status += f"; King: {s.king} (held {s.king_hold} of {s.hold_moves})"
+    table = Table(title=title or "King of the Hill: quiz", caption=status)
+    table.add_column("Place", justify="right")
+    table.add_column("Team")
+    table.add_column("Position", justify="right")
+    table.add_column("Points", justify="right")
+    table.add_column("Spur")
+    if s.kind == "game":
+        table.add_column("Revolution")
+    for line in s.teams:
+        name = f"{line.name} (King)" if line.king else line.name
+        spur = "used" if line.spur_used else ""
+        if line.spurs is not None:
+            spur = f"{spur} {line.spurs}".strip()
+        row = [str(line.place), name, f"{line.position}/{s.steps}", str(line.points), spur]
+        if s.kind == "game":
+            row.append("yes" if line.revolution_right else "used")
+        table.add_row(*row)
+    return table
+
+
+def tie_lines(s: Situation) -> list[str]:
+    out = [
+        f"Lightning round needed for place {g.place}: {', '.join(g.teams)}"
+        for g in s.lightning_required
+    ]
+    if s.qualified is not None:
+        out.append("Qualified for the final: " + ", ".join(s.qualified))
+    out.extend(f"Downgraded: question {d.question}, {d.team}: {d.text}" for d in s.downgraded)
+    if s.voided_questions:
+        out.append("Void questions (after the end): " + ", ".join(map(str, s.voided_questions)))
+    return out

@@ -1,0 +1,121 @@
+"""The immutable state of a quiz game.
+
+Team data are kept as parallel tuples indexed by the team's position in
+``config.teams`` (fast to copy once per question, cheap to compare).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from koth.games.quiz.config import QuizConfig
+from koth.games.quiz.events import Declaration, LightningQuestion
+from koth.games.quiz.pvec import PVec
+
+Reason = str  # "king_held" | "no_challenger" | "questions_exhausted"
+
+#: per-team answer slot of the open question: None (no answer) or (time, correct | None)
+AnswerSlot = tuple[float | None, bool | None] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The game situation after ``question`` questions were resolved."""
+
+    question: int
+    position: tuple[int, ...]
+    points: tuple[int, ...]
+    last_wrong: tuple[bool, ...]
+    """the team's answer to the last resolved question was wrong or missing (Q3, Q17)"""
+    revolution_right: tuple[bool, ...]
+    spurs_left: tuple[frozenset[int], ...]
+    spurs_used: tuple[frozenset[int], ...]
+    king: int | None = None
+    king_since: int = 0
+    """the question on which the King took the Peak (Q11)"""
+    finished: bool = False
+    reason: Reason | None = None
+
+    @property
+    def king_hold(self) -> int:
+        return self.question - self.king_since if self.king is not None else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something noteworthy of one question for one team (a downgrade, a coronation...).
+
+    ``kind`` is one of: downgraded, late_declaration, crowned, overthrown, kept_peak,
+    stayed_below, revolution_failed."""
+
+    question: int
+    team: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionRecord:
+    """The inputs of one closed question (what the fold needs to recompute it)."""
+
+    number: int
+    declarations: Mapping[int, Declaration]
+    """declarations made before the question was read, by team index"""
+    late: tuple[tuple[int, Declaration], ...]
+    judged: tuple[bool | None, ...]
+    """per team: None = no answer (counts as wrong), else the judgement"""
+    times: tuple[float | None, ...]
+    partner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OpenQuestion:
+    """The question being played: declarations and answers collected so far."""
+
+    number: int
+    locked: bool
+    partner_flag: bool
+    declarations: PVec[Declaration | None]
+    answers: PVec[AnswerSlot]
+    late: tuple[tuple[int, Declaration], ...] = ()
+    unjudged: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class QuizState:
+    """The whole game: configuration, per-question inputs and snapshots.
+
+    ``snapshots[k]`` is the situation after k resolved questions (``snapshots[0]`` is the
+    start); ``records[k-1]`` the inputs of question k. Records beyond the last snapshot
+    are questions voided because a correction ended the game earlier (Q26).
+    ``notes[k-1]`` are the notes of question k.
+    """
+
+    config: QuizConfig
+    index: Mapping[str, int]
+    snapshots: tuple[Standings, ...]
+    records: tuple[QuestionRecord, ...] = ()
+    notes: tuple[tuple[Note, ...], ...] = ()
+    open: OpenQuestion | None = None
+    lightning: tuple[LightningQuestion, ...] = ()
+    breaks: tuple[int, ...] = ()
+
+    @property
+    def standings(self) -> Standings:
+        return self.snapshots[-1]
+
+    @property
+    def questions_played(self) -> int:
+        return self.snapshots[-1].question
+
+    @property
+    def finished(self) -> bool:
+        return self.snapshots[-1].finished
+
+    @property
+    def voided_questions(self) -> tuple[int, ...]:
+        return tuple(r.number for r in self.records[self.questions_played :])
+
+    def team(self, name: str) -> int:
+        return self.index[name]
