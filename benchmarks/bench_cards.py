@@ -1,0 +1,81 @@
+"""Random-playout throughput of the card game engine on one core.
+
+Two loops over the same seeded random games:
+
+* ``engine``: the pure rules (``legal_actions`` + ``apply``/``apply_joint``, chance
+  sampled from ``chance_outcomes``), what search agents and RL adapters call;
+* ``GameState``: the checked handle (``koth.core.chance.random_game``), which adds the
+  framework checks (legality, parsing, history) on every step.
+
+CPU time of this process is measured (the machine may be shared).
+
+Usage: python benchmarks/bench_cards.py [--games N] [--seconds S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from koth.core.chance import random_game, sample_outcome
+from koth.core.players import NodeKind
+from koth.games.cards import CardsGame
+
+
+def engine_playout(game: CardsGame, seed: int) -> int:
+    """One random game through the pure rules; returns the number of steps."""
+    rng = random.Random(seed)
+    state = game.initial()
+    steps = 0
+    while True:
+        to_move = game.to_move(state)
+        kind = to_move.kind
+        if kind is NodeKind.TERMINAL:
+            return steps
+        if kind is NodeKind.CHANCE:
+            state = game.apply(state, -1, sample_outcome(game.chance_outcomes(state), rng))
+        elif kind is NodeKind.SIMULTANEOUS:
+            joint = {p: rng.choice(game.legal_actions(state, p)) for p in to_move.players}
+            state = game.apply_joint(state, joint)
+        else:
+            player = to_move.players[0]
+            state = game.apply(state, player, rng.choice(game.legal_actions(state, player)))
+        steps += 1
+
+
+def gamestate_playout(game: CardsGame, seed: int) -> int:
+    return len(random_game(game, seed).history)
+
+
+def measure(
+    name: str, playout: Callable[[CardsGame, int], int], games: int, seconds: float
+) -> None:
+    game = CardsGame()
+    steps = played = 0
+    start = time.process_time()
+    while played < games or time.process_time() - start < seconds:
+        steps += playout(game, played)
+        played += 1
+        if played >= games and time.process_time() - start >= seconds:
+            break
+    elapsed = time.process_time() - start
+    print(
+        f"{name:<10} {played:>6} games in {elapsed:6.2f} s: {played / elapsed:8.1f} games/s, "
+        f"{steps / elapsed:9.0f} steps/s, mean length {steps / played:6.1f} steps"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="at least this many games")
+    parser.add_argument("--seconds", type=float, default=3.0, help="and at least this long")
+    args = parser.parse_args()
+    print("cards: random playouts, one core (a step is a chance, single or joint action)")
+    measure("engine", engine_playout, args.games, args.seconds)
+    measure("GameState", gamestate_playout, args.games, args.seconds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,221 @@
+"""Larry Levy's King of the Hill card game as a ``koth.core`` Game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from koth.core.errors import InvalidActionError
+from koth.core.game import Game
+from koth.core.outcome import Outcome
+from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
+from koth.core.registry import register_game
+from koth.games.cards import actions as act
+from koth.games.cards import observe, rules
+from koth.games.cards.actions import (
+    DEALS,
+    CardsAction,
+    Choose,
+    Deal,
+    JokerPlay,
+    Place,
+    Run,
+    Single,
+)
+from koth.games.cards.model import (
+    ALL_NORMAL,
+    APEX,
+    APEX_JOKER,
+    JOKER_BITS,
+    NORMAL_CARDS,
+    PLAYER_JOKERS,
+    STACK_NAMES,
+    bits,
+    card_str,
+    dense_bits,
+)
+from koth.games.cards.serialize import state_from_json, state_to_json
+from koth.games.cards.state import (
+    DISCARDED,
+    CardsParams,
+    CardsState,
+    CardTermination,
+    Phase,
+)
+
+_BOTH = ToMove.simultaneous((0, 1))
+_PLAYER = (ToMove.player(0), ToMove.player(1))
+
+
+@register_game
+class CardsGame(Game[CardsState, CardsAction, CardsParams]):
+    """Two players fight for the stacks of a pyramid; whoever wins the apex wins."""
+
+    name = "cards"
+    params_type = CardsParams
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def num_distinct_actions(self) -> int:
+        return act.NUM_ACTIONS
+
+    # ----------------------------------------------------------------- rules
+    def initial(self) -> CardsState:
+        return rules.initial_state(self.params)
+
+    def to_move(self, state: CardsState) -> ToMove:
+        phase = state.phase
+        if phase is Phase.DEAL:
+            return TO_MOVE_CHANCE
+        if phase is Phase.RESERVE or phase is Phase.ATTACK or phase is Phase.TIEBREAK:
+            return _BOTH
+        if phase is Phase.CHOOSE:
+            return _PLAYER[rules.chooser(state, self.params)]
+        if phase is Phase.ASSIGN:
+            return _PLAYER[rules.assignee(state)]
+        return TO_MOVE_TERMINAL
+
+    def __init__(self, params: Any = None, **overrides: Any) -> None:
+        super().__init__(params, **overrides)
+        # GameState asks for a chance node's outcomes twice (to sample, to check);
+        # one remembered (state, outcomes) pair halves that work. Read and written as
+        # one tuple, so sharing a game between threads stays safe.
+        self._last_outcomes: tuple[CardsState | None, tuple[tuple[CardsAction, float], ...]] = (
+            None,
+            (),
+        )
+
+    def chance_outcomes(self, state: CardsState) -> Sequence[tuple[CardsAction, float]]:
+        cached_state, cached = self._last_outcomes
+        if cached_state is state:
+            return cached
+        if state.phase is not Phase.DEAL:
+            return ()
+        left = dense_bits(state.undealt)
+        probability = 1.0 / len(left)
+        outcomes = tuple([(DEALS[c], probability) for c in left])
+        self._last_outcomes = (state, outcomes)
+        return outcomes
+
+    def legal_actions(self, state: CardsState, player: PlayerId) -> Sequence[CardsAction]:
+        phase = state.phase
+        if phase is Phase.ATTACK or phase is Phase.TIEBREAK:
+            return rules.legal_attacks(state, player) if player in (0, 1) else []
+        if player not in self.to_move(state).players:
+            return []
+        if phase is Phase.CHOOSE:
+            return rules.choose_actions(state)
+        if phase is Phase.RESERVE:
+            return rules.reserve_choices(state, player)
+        if phase is Phase.ASSIGN:
+            return rules.assign_choices(state)
+        return []
+
+    def apply(self, state: CardsState, player: PlayerId, action: CardsAction) -> CardsState:
+        if type(action) is Deal:
+            return rules.apply_deal(state, action.card)
+        if type(action) is Choose:
+            return rules.apply_choose(state, action.stack)
+        if type(action) is Place and state.phase is Phase.ASSIGN:
+            return rules.apply_assign(state, action.to_reserve)
+        raise ValueError(f"{action} cannot be applied alone in phase {state.phase.name}")
+
+    def apply_joint(self, state: CardsState, actions: Mapping[PlayerId, CardsAction]) -> CardsState:
+        first, second = actions[0], actions[1]
+        if state.phase is Phase.RESERVE:
+            assert type(first) is Place and type(second) is Place
+            return rules.apply_reserve_round(state, (first.to_reserve, second.to_reserve))
+        assert isinstance(first, Single | Run | JokerPlay)
+        assert isinstance(second, Single | Run | JokerPlay)
+        return rules.resolve_attacks(state, (first, second), self.params)
+
+    def outcome(self, state: CardsState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        winner = state.log[-1].winner
+        if winner == DISCARDED:
+            return Outcome(CardTermination.APEX_DISCARDED, frozenset())
+        return Outcome(CardTermination.APEX_WON, frozenset({winner}))
+
+    def returns(self, state: CardsState) -> tuple[float, ...]:
+        if state.phase is not Phase.OVER or state.log[-1].winner == DISCARDED:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.log[-1].winner == 0 else (-1.0, 1.0)
+
+    # ----------------------------------------------------------- information
+    def view(self, state: CardsState, player: PlayerId | None) -> dict[str, Any]:
+        return observe.view(state, player, self.params)
+
+    def resample_hidden(
+        self, state: CardsState, player: PlayerId | None, rng: random.Random
+    ) -> CardsState:
+        return observe.resample_hidden(state, player, rng)
+
+    # -------------------------------------------------------------- notation
+    def parse_action(self, text: str) -> CardsAction:
+        return act.parse_action(text)
+
+    def action_id(self, action: CardsAction) -> int:
+        return act.action_id(action)
+
+    def action_from_id(self, action_id: int) -> CardsAction:
+        return act.action_from_id(action_id)
+
+    def explain_illegal(
+        self, state: CardsState, player: PlayerId, action: CardsAction
+    ) -> tuple[str, str | None]:
+        from koth.games.cards.explain import explain_illegal
+
+        return explain_illegal(state, player, action, self.params)
+
+    # --------------------------------------------------------- serialization
+    def state_to_json(self, state: CardsState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def state_from_json(self, data: Any) -> CardsState:
+        try:
+            return state_from_json(data)
+        except (KeyError, TypeError, IndexError, InvalidActionError) as exc:
+            raise ValueError(f"malformed card game state: {exc}") from None
+
+    # -------------------------------------------------------------- checking
+    def invariant_violations(self, state: CardsState) -> list[str]:
+        problems: list[str] = []
+        seen = 0
+        for name, cards in rules.card_zones(state):
+            if seen & cards:
+                twice = ", ".join(card_str(c) for c in bits(seen & cards))
+                problems.append(f"{twice} in {name} and elsewhere")
+            seen |= cards
+        expected = ALL_NORMAL | JOKER_BITS
+        if self.params.jokers == 2:
+            expected &= ~(1 << APEX_JOKER)
+        if seen != expected:
+            missing = ", ".join(card_str(c) for c in bits(expected & ~seen))
+            extra = ", ".join(str(c) for c in bits(seen & ~expected))
+            problems.append(f"cards not accounted for: missing [{missing}] unknown [{extra}]")
+        for player in (0, 1):
+            joker = 1 << PLAYER_JOKERS[player]
+            if not (state.hands[player] | state.reserves[player]) & joker:
+                problems.append(f"player {player}'s Joker left its owner (C10)")
+        apex_expected = (APEX_JOKER,) if self.params.jokers == 3 else ()
+        if state.phase is not Phase.OVER and state.stacks[APEX] != apex_expected:
+            problems.append("the apex stack changed before the end")
+        if state.phase is Phase.DEAL:
+            if state.undealt.bit_count() != NORMAL_CARDS - state.dealt:
+                problems.append("undealt count does not match the deal position")
+        elif state.undealt:
+            problems.append("undealt cards after the deal")
+        for stack, stack_cards in enumerate(state.stacks):
+            if state.gone >> stack & 1 and stack_cards:
+                problems.append(f"stack {STACK_NAMES[stack]} is gone but holds cards")
+        return problems
+
+    # ------------------------------------------------------------- rendering
+    def render(self, state: CardsState, player: PlayerId | None) -> str:
+        from koth.games.cards.render import render_text
+
+        return render_text(self.view(state, player))

@@ -1,0 +1,88 @@
+"""The immutable state of a card game, its parameters and how it ended."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field
+
+from koth.core.params import GameParams
+from koth.games.cards.actions import Attack
+
+
+class CardsParams(GameParams):
+    jokers: Literal[2, 3] = Field(
+        3, description="3: the apex holds a Joker; 2: the apex is an empty stack (C1.1)"
+    )
+    tens_equal: bool = Field(
+        False, description="the text's Variant: all ten-valued single cards tie (C7.1)"
+    )
+    dealer: int = Field(0, ge=0, le=1, description="the player who chooses first (C5)")
+
+
+class Phase(enum.IntEnum):
+    DEAL = 0
+    RESERVE = 1
+    CHOOSE = 2
+    ATTACK = 3
+    TIEBREAK = 4
+    ASSIGN = 5
+    OVER = 6
+
+
+class CardTermination(enum.Enum):
+    APEX_WON = "apex_won"
+    APEX_DISCARDED = "apex_discarded"
+
+
+#: ``FightLog.winner`` when both Jokers were played and the stack was discarded
+DISCARDED = -1
+
+
+@dataclass(frozen=True, slots=True)
+class FightLog:
+    """The public record of one finished fight for a stack."""
+
+    chooser: int
+    stack: int
+    #: every attack round: (player 0's attack, player 1's attack)
+    rounds: tuple[tuple[Attack, Attack], ...]
+    #: the player who won the stack, or DISCARDED
+    winner: int
+    #: the stack's face-up card (None for the empty apex of the 2-Joker game)
+    top: int | None
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsState:
+    """Everything about one game, secrets included. Card sets are bitmasks."""
+
+    phase: Phase
+    hands: tuple[int, int]
+    reserves: tuple[int, int]
+    #: the 15 stacks, each bottom card first (the last card is the face-up one)
+    stacks: tuple[tuple[int, ...], ...]
+    #: stacks that were won or discarded (bit per stack)
+    gone: int
+    discards: int
+    #: cards not dealt yet (during the deal)
+    undealt: int
+    dealt: int = 0
+    #: how many cards each player has put in hand or reserve in the reserve phase
+    reserve_round: int = 0
+    #: fights started so far (the chooser of fight t is the dealer when t is even)
+    turn: int = 0
+    #: the stack fought for now, or -1
+    stack: int = -1
+    #: the revealed attack rounds of the fight in progress
+    rounds: tuple[tuple[Attack, Attack], ...] = ()
+    #: won cards still to be assigned, in increasing order
+    pending: int = 0
+    #: won cards already assigned but not yet placed (the placements stay secret until all
+    #: won cards are assigned, C11.1)
+    to_hand: int = 0
+    to_reserve: int = 0
+    log: tuple[FightLog, ...] = ()
