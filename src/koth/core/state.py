@@ -52,7 +52,7 @@ def describe_to_move(to_move: ToMove) -> str:
 class GameState(Generic[S, A]):
     """A game in progress: the rules state, its history, and the checked API."""
 
-    __slots__ = ("_data", "_history", "_legal_cache", "_to_move", "game")
+    __slots__ = ("_chance", "_data", "_history", "_legal_cache", "_to_move", "game")
 
     def __init__(self, game: Game[S, A, Any], data: S, history: Sequence[Move[A]] = ()) -> None:
         self.game = game
@@ -60,6 +60,7 @@ class GameState(Generic[S, A]):
         self._history: list[Move[A]] = list(history)
         self._to_move: ToMove | None = None
         self._legal_cache: dict[PlayerId, tuple[Sequence[A], frozenset[A]]] = {}
+        self._chance: Sequence[tuple[A, float]] | None = None
 
     # ------------------------------------------------------------ inspection
     @property
@@ -96,7 +97,9 @@ class GameState(Generic[S, A]):
     def chance_outcomes(self) -> Sequence[tuple[A, float]]:
         if not self.is_chance_node():
             return ()
-        return self.game.chance_outcomes(self._data)
+        if self._chance is None:
+            self._chance = self.game.chance_outcomes(self._data)
+        return self._chance
 
     def legal_actions(self, player: PlayerId | None = None) -> Sequence[A]:
         """Sorted legal actions of ``player`` (default: the single player to move)."""
@@ -206,6 +209,7 @@ class GameState(Generic[S, A]):
         copy = GameState(self.game, self._data, self._history)
         copy._to_move = self._to_move
         copy._legal_cache = self._legal_cache
+        copy._chance = self._chance
         return copy
 
     def child(self, action: A, player: PlayerId | None = None) -> GameState[S, A]:
@@ -272,11 +276,7 @@ class GameState(Generic[S, A]):
             to_move = self.to_move()
             actions: Sequence[A]
             if to_move.kind is NodeKind.CHANCE:
-                actions = (
-                    [a for a, _ in self.game.chance_outcomes(self._data)]
-                    if player == CHANCE
-                    else []
-                )
+                actions = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
             elif player in to_move.players:
                 actions = self.game.legal_actions(self._data, player)
             else:
@@ -311,6 +311,7 @@ class GameState(Generic[S, A]):
         self._history.append(move)
         self._to_move = None
         self._legal_cache = {}
+        self._chance = None
 
     # ------------------------------------------------------------ comparison
     def __eq__(self, other: object) -> bool:
