@@ -12,6 +12,7 @@ from rich.console import Console
 from koth import __version__
 from koth.core.errors import RecordError
 from koth.core.record import GameRecord, replay
+from koth.games.board.cli import play_board
 from koth.games.cards.cli import play_cards
 from koth.games.quiz.cli import quiz_app
 
@@ -23,6 +24,7 @@ app = typer.Typer(
 play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
 app.add_typer(play_app, name="play")
 play_app.command("cards")(play_cards)
+play_app.command("board")(play_board)
 app.add_typer(quiz_app, name="quiz")
 
 console = Console()

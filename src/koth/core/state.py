@@ -52,14 +52,23 @@ def describe_to_move(to_move: ToMove) -> str:
 class GameState(Generic[S, A]):
     """A game in progress: the rules state, its history, and the checked API."""
 
-    __slots__ = ("_chance", "_data", "_history", "_legal_cache", "_to_move", "game")
+    __slots__ = (
+        "_chance",
+        "_data",
+        "_history",
+        "_legal_cache",
+        "_legal_sets",
+        "_to_move",
+        "game",
+    )
 
     def __init__(self, game: Game[S, A, Any], data: S, history: Sequence[Move[A]] = ()) -> None:
         self.game = game
         self._data = data
         self._history: list[Move[A]] = list(history)
         self._to_move: ToMove | None = None
-        self._legal_cache: dict[PlayerId, tuple[Sequence[A], frozenset[A]]] = {}
+        self._legal_cache: dict[PlayerId, Sequence[A]] = {}
+        self._legal_sets: dict[PlayerId, frozenset[A]] = {}
         self._chance: Sequence[tuple[A, float]] | None = None
 
     # ------------------------------------------------------------ inspection
@@ -103,7 +112,7 @@ class GameState(Generic[S, A]):
 
     def legal_actions(self, player: PlayerId | None = None) -> Sequence[A]:
         """Sorted legal actions of ``player`` (default: the single player to move)."""
-        return self._legal(self._default_player(player))[0]
+        return self._legal(self._default_player(player))
 
     def legal_action_ids(self, player: PlayerId | None = None) -> list[int]:
         return [self.game.action_id(a) for a in self.legal_actions(player)]
@@ -209,6 +218,7 @@ class GameState(Generic[S, A]):
         copy = GameState(self.game, self._data, self._history)
         copy._to_move = self._to_move
         copy._legal_cache = self._legal_cache
+        copy._legal_sets = self._legal_sets
         copy._chance = self._chance
         return copy
 
@@ -270,7 +280,7 @@ class GameState(Generic[S, A]):
             return CHANCE  # no legal actions for anyone
         raise ValueError("a simultaneous node: name the player whose legal actions you want")
 
-    def _legal(self, player: PlayerId) -> tuple[Sequence[A], frozenset[A]]:
+    def _legal(self, player: PlayerId) -> Sequence[A]:
         cached = self._legal_cache.get(player)
         if cached is None:
             to_move = self.to_move()
@@ -281,9 +291,20 @@ class GameState(Generic[S, A]):
                 actions = self.game.legal_actions(self._data, player)
             else:
                 actions = []
-            cached = (actions, frozenset(actions))
-            self._legal_cache[player] = cached
+            self._legal_cache[player] = cached = actions
         return cached
+
+    def _is_legal(self, player: PlayerId, action: A) -> bool:
+        legal = self._legal(player)
+        # Agents usually hand back one of the very objects legal_actions() returned; an
+        # identity scan finds those without hashing the whole list.
+        for candidate in legal:
+            if candidate is action:
+                return True
+        legal_set = self._legal_sets.get(player)
+        if legal_set is None:
+            self._legal_sets[player] = legal_set = frozenset(legal)
+        return action in legal_set
 
     def _parse(self, action: A | str) -> A:
         if isinstance(action, str):
@@ -295,7 +316,7 @@ class GameState(Generic[S, A]):
         return action
 
     def _check_legal(self, player: PlayerId, action: A) -> None:
-        if action in self._legal(player)[1]:
+        if self._is_legal(player, action):
             return
         reason, rule = self.game.explain_illegal(self._data, player, action)
         who = "chance" if player == CHANCE else f"player {player}"
@@ -311,6 +332,7 @@ class GameState(Generic[S, A]):
         self._history.append(move)
         self._to_move = None
         self._legal_cache = {}
+        self._legal_sets = {}
         self._chance = None
 
     # ------------------------------------------------------------ comparison

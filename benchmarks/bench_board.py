@@ -1,0 +1,55 @@
+"""Random-playout throughput of the board game engine on one core.
+
+Run: ``.venv/bin/python benchmarks/bench_board.py [--games N] [--players P]``.
+Each game goes through ``GameState`` (the framework checks included), like
+``koth.core.chance.random_game``: legal actions, a uniform random choice, apply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from koth.core.chance import sample_outcome
+from koth.games.board import BoardGame
+
+
+def playout(game: BoardGame, seed: int) -> int:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        elif state.is_simultaneous_node():
+            state.apply_actions(
+                {p: rng.choice(state.legal_actions(p)) for p in state.acting_players()}
+            )
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    args = parser.parse_args()
+    for players in args.players:
+        game = BoardGame(num_players=players)
+        start, cpu_start = time.perf_counter(), time.process_time()
+        steps = sum(playout(game, seed) for seed in range(args.games))
+        wall = time.perf_counter() - start
+        # CPU time of this process: the one-core figure even on a busy machine
+        elapsed = time.process_time() - cpu_start
+        print(
+            f"board {players}p: {args.games} games, {elapsed:.2f}s CPU ({wall:.2f}s wall): "
+            f"{args.games / elapsed:.1f} games/s, {steps / elapsed:,.0f} steps/s, "
+            f"mean game length {steps / args.games:.0f} steps"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Board geometry, terrain and unit constants, precomputed as tables for speed.
+
+Locations are small integers: the 28 ring tiles ``(ring - 1) * 7 + index`` (ring 1 is
+the outermost), then the center (28), then the four starting areas (29..32 for areas
+1..4). Indices are positions in a fixed frame: rotating a ring moves tile contents
+between positions, never the positions themselves, so the neighbour tables never change.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+RING_SIZE = 7
+NUM_RINGS = 4
+NUM_TILES = 28
+CENTER = 28
+NUM_AREAS = 4
+NUM_LOCS = 33
+UNLIMITED = 1_000_000
+
+RUNNER, FIGHTER, BLOCKER = 0, 1, 2
+UNIT_TYPES = (RUNNER, FIGHTER, BLOCKER)
+UNIT_NAMES = ("runner", "fighter", "blocker")
+UNIT_LETTERS = ("R", "F", "B")
+UNITS_PER_PLAYER = (2, 5, 2)
+TOTAL_UNITS = sum(UNITS_PER_PLAYER)
+
+LIGHT, NORMAL, DIFFICULT = 0, 1, 2
+TERRAIN_LETTERS = ("L", "N", "D")
+TERRAIN_NAMES = ("light", "normal", "difficult")
+RING_TERRAIN = (LIGHT, LIGHT, LIGHT, NORMAL, NORMAL, DIFFICULT, DIFFICULT)
+#: bit t of ALLOWED_TERRAIN[unit] is set when the unit may stand on terrain t
+ALLOWED_TERRAIN = (0b111, 0b011, 0b001)
+
+#: dice categories: faces 1-2 recruit, 3-4 move and fight, 5-6 turn
+RECRUIT_DIE, MOVE_DIE, TURN_DIE = 0, 1, 2
+DIE_NAMES = ("recruit", "move", "turn")
+
+
+def die_category(face: int) -> int:
+    return (face - 1) // 2
+
+
+def tile_loc(ring: int, index: int) -> int:
+    return (ring - 1) * RING_SIZE + index
+
+
+def area_loc(area: int) -> int:
+    return CENTER + area
+
+
+def is_area(loc: int) -> bool:
+    return loc > CENTER
+
+
+def ring_of(loc: int) -> int:
+    """1..4 for ring tiles, 5 for the center, 0 for starting areas."""
+    if loc < NUM_TILES:
+        return loc // RING_SIZE + 1
+    return 5 if loc == CENTER else 0
+
+
+def index_of(loc: int) -> int:
+    return loc % RING_SIZE
+
+
+def _static_neighbours(loc: int) -> tuple[int, ...]:
+    if loc == CENTER:
+        return tuple(tile_loc(4, i) for i in range(RING_SIZE))
+    if loc > CENTER:
+        return ()  # an area's neighbour depends on where it is attached
+    ring, index = ring_of(loc), index_of(loc)
+    result = [tile_loc(ring, (index - 1) % RING_SIZE), tile_loc(ring, (index + 1) % RING_SIZE)]
+    if ring > 1:
+        result.append(tile_loc(ring - 1, index))
+    result.append(tile_loc(ring + 1, index) if ring < NUM_RINGS else CENTER)
+    return tuple(sorted(result))
+
+
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_static_neighbours(loc) for loc in range(NUM_LOCS))
+
+STACK_LIMIT: tuple[int, ...] = tuple(
+    (5, 4, 3, 2)[loc // RING_SIZE] if loc < NUM_TILES else (1 if loc == CENTER else UNLIMITED)
+    for loc in range(NUM_LOCS)
+)
+
+#: the tile a runner is pushed to from ring 2..4 (one ring outward, same index); -1 where
+#: the push goes back to the blocker's origin instead (ring 1 and the center)
+OUTWARD: tuple[int, ...] = tuple(
+    loc - RING_SIZE if RING_SIZE <= loc < NUM_TILES else -1 for loc in range(NUM_LOCS)
+)
+
+#: locations from which a fighter can join an assault on target tile d (tiles and center):
+#: its static neighbours, then for ring-1 tiles the four areas that might be attached
+ORIGIN_SLOTS: tuple[tuple[int, ...], ...] = tuple(
+    NEIGHBOURS[d] + (tuple(area_loc(a) for a in range(1, 5)) if d < RING_SIZE else ())
+    for d in range(CENTER + 1)
+)
+ORIGIN_SLOT_INDEX: tuple[dict[int, int], ...] = tuple(
+    {loc: k for k, loc in enumerate(slots)} for slots in ORIGIN_SLOTS
+)
+MAX_SLOTS = max(len(s) for s in ORIGIN_SLOTS)
+
+#: neighbouring ring-tile pairs (a < b) whose terrain may be swapped
+EDGES: tuple[tuple[int, int], ...] = tuple(
+    sorted(
+        {(min(a, b), max(a, b)) for a in range(NUM_TILES) for b in NEIGHBOURS[a] if b < NUM_TILES}
+    )
+)
+EDGE_INDEX: dict[tuple[int, int], int] = {edge: k for k, edge in enumerate(EDGES)}
+
+#: every distinct terrain order of one ring (3 light, 2 normal, 2 difficult): 210
+ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(sorted(set(permutations(RING_TERRAIN))))
+ARRANGEMENT_INDEX: dict[tuple[int, ...], int] = {a: k for k, a in enumerate(ARRANGEMENTS)}
+
+LOC_NAMES: tuple[str, ...] = (
+    *tuple(f"{loc // RING_SIZE + 1}.{loc % RING_SIZE}" for loc in range(NUM_TILES)),
+    "C",
+    *tuple(f"A{a}" for a in range(1, NUM_AREAS + 1)),
+)
+LOC_BY_NAME: dict[str, int] = {name.lower(): loc for loc, name in enumerate(LOC_NAMES)}
+
+
+def loc_name(loc: int) -> str:
+    return LOC_NAMES[loc]

@@ -1,0 +1,513 @@
+"""The rules as pure functions over ``BoardState``: who moves and what actions do.
+
+The hot paths (``turn_actions`` and the effects in ``apply``) work on flat tuples and
+short-lived lists; every public function returns a new state and never mutates one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from math import factorial
+
+from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
+from koth.games.board.actions import (
+    PAY_MOVE,
+    PAY_RECRUIT,
+    Action,
+    Ally,
+    Answer,
+    AreaDraw,
+    Attack,
+    End,
+    Exclude,
+    Move,
+    MoveArea,
+    Place,
+    Recruit,
+    Roll,
+    Swap,
+    TerrainDraw,
+    TurnRing,
+    area_permutations,
+)
+from koth.games.board.board import (
+    ARRANGEMENTS,
+    BLOCKER,
+    CENTER,
+    FIGHTER,
+    MOVE_DIE,
+    NUM_TILES,
+    OUTWARD,
+    RECRUIT_DIE,
+    RING_SIZE,
+    STACK_LIMIT,
+    TURN_DIE,
+    UNITS_PER_PLAYER,
+)
+from koth.games.board.legal import ROLL_OUTCOMES, STRIDE, LegalActions
+from koth.games.board.params import BoardParams
+from koth.games.board.state import BoardState, BoardTermination, Phase
+
+
+def without_die(pool: tuple[int, ...], category: int) -> tuple[int, ...]:
+    """``pool`` less its lowest face of ``category`` (faces of one category are alike)."""
+    for k, face in enumerate(pool):
+        if (face - 1) // 2 == category:
+            return pool[:k] + pool[k + 1 :]
+    raise ValueError(f"no die of category {category} in {pool}")
+
+
+def pay(pool: tuple[int, ...], payment: int) -> tuple[int, ...]:
+    if payment == PAY_MOVE:
+        return without_die(pool, MOVE_DIE)
+    if payment == PAY_RECRUIT:
+        return without_die(pool, RECRUIT_DIE)
+    return without_die(without_die(pool, TURN_DIE), TURN_DIE)
+
+
+class Rules(LegalActions):
+    """The rules for one parameter set."""
+
+    def __init__(self, params: BoardParams) -> None:
+        self.params = params
+        self.n = n = params.num_players
+        self.sides: tuple[tuple[int, ...], ...] = (
+            ((0, 2), (1, 3)) if params.teamplay else tuple((p,) for p in range(n))
+        )
+        self.terrain_outcomes: dict[int, tuple[tuple[Action, float], ...]] = {
+            ring: tuple((TerrainDraw(ring, a), 1 / len(ARRANGEMENTS)) for a in ARRANGEMENTS)
+            for ring in range(1, 5)
+        }
+        self.draw_outcomes: tuple[tuple[Action, float], ...] = tuple(
+            (AreaDraw(perm), 1 / factorial(n)) for perm in area_permutations(n)
+        )
+
+    # ------------------------------------------------------------ setup
+    def initial(self) -> BoardState:
+        n = self.n
+        return BoardState(
+            phase=Phase.TERRAIN,
+            terrain=(-1,) * NUM_TILES,
+            area_of=(0,) * n,
+            area_pos=(-1,) * n,
+            order=tuple(range(n)),
+            units=(0,) * (STRIDE * n),
+            hand=UNITS_PER_PLAYER * n,
+            excluded=(-1,) * n,
+            used_types=(0,) * n,
+            round=0,
+            turn=0,
+            dice=((),) * n,
+            slots=0,
+            declined=0,
+            offer=None,
+            points=(0,) * n,
+            countdown=self.params.countdown_start,
+        )
+
+    def to_move(self, s: BoardState) -> ToMove:
+        phase = s.phase
+        if phase is Phase.TURN:
+            return ToMove.player(s.order[s.turn % self.n])
+        if phase is Phase.ROLL or phase is Phase.TERRAIN or phase is Phase.DRAW:
+            return TO_MOVE_CHANCE
+        if phase is Phase.ALLY_DIE:
+            return TO_MOVE_CHANCE
+        if phase is Phase.ANSWER:
+            assert s.offer is not None
+            return ToMove.player(s.offer.helper)
+        if phase is Phase.PLACE:
+            return ToMove.player(s.area_of.index(self.next_area_to_place(s)))
+        if phase is Phase.EXCLUDE:
+            return ToMove.simultaneous(tuple(range(self.n)))
+        return TO_MOVE_TERMINAL
+
+    def chance_outcomes(self, s: BoardState) -> Sequence[tuple[Action, float]]:
+        if s.phase is Phase.ROLL or s.phase is Phase.ALLY_DIE:
+            return ROLL_OUTCOMES
+        if s.phase is Phase.TERRAIN:
+            return self.terrain_outcomes[sum(1 for t in s.terrain[::RING_SIZE] if t >= 0) + 1]
+        if s.phase is Phase.DRAW:
+            return self.draw_outcomes
+        return ()
+
+    # ------------------------------------------------------------ effects
+    def apply(self, s: BoardState, player: PlayerId, action: Action) -> BoardState:
+        phase = s.phase
+        if phase is Phase.TURN:
+            return self._apply_turn(s, player, action)
+        if phase is Phase.ROLL:
+            assert isinstance(action, Roll)
+            return self._apply_roll(s, action.face)
+        if phase is Phase.ANSWER:
+            assert isinstance(action, Answer) and s.offer is not None
+            return self._answer(s, s.offer, action.accept)
+        if phase is Phase.ALLY_DIE:
+            assert isinstance(action, Roll) and s.offer is not None
+            return self._after_action(self._alliance_fight(s, s.offer, action.face))
+        if phase is Phase.TERRAIN:
+            assert isinstance(action, TerrainDraw)
+            start = (action.ring - 1) * RING_SIZE
+            terrain = s.terrain[:start] + action.arrangement + s.terrain[start + RING_SIZE :]
+            return replace(s, terrain=terrain, phase=Phase.DRAW if action.ring == 4 else s.phase)
+        if phase is Phase.DRAW:
+            assert isinstance(action, AreaDraw)
+            order = tuple(sorted(range(self.n), key=lambda q: action.areas[q]))
+            return replace(s, area_of=action.areas, order=order, phase=Phase.PLACE)
+        if phase is Phase.PLACE:
+            assert isinstance(action, Place)
+            area = self.next_area_to_place(s)
+            area_pos = (*s.area_pos[: area - 1], action.index, *s.area_pos[area:])
+            if area > 1:
+                return replace(s, area_pos=area_pos)
+            if self.params.one_excluded:
+                return replace(s, area_pos=area_pos, phase=Phase.EXCLUDE)
+            return replace(s, area_pos=area_pos, phase=Phase.ROLL, round=1)
+        raise ValueError(f"no action is applied in phase {phase.name}")
+
+    def apply_joint(self, s: BoardState, actions: dict[PlayerId, Action]) -> BoardState:
+        excluded = []
+        for p in range(self.n):
+            action = actions[p]
+            assert isinstance(action, Exclude)
+            excluded.append(action.unit)
+        return replace(s, excluded=tuple(excluded), phase=Phase.ROLL, round=1)
+
+    def _apply_roll(self, s: BoardState, face: int) -> BoardState:
+        dice = list(s.dice)
+        for p in s.order:
+            if len(dice[p]) < 4:
+                dice[p] = tuple(sorted((*dice[p], face)))
+                break
+        if all(len(d) == 4 for d in dice):
+            return replace(s, dice=tuple(dice), phase=Phase.TURN, turn=0, slots=0, declined=0)
+        return replace(s, dice=tuple(dice))
+
+    def _apply_turn(self, s: BoardState, p: int, action: Action) -> BoardState:
+        dice = s.dice
+        if isinstance(action, Move):
+            units, hand = self._move(s, p, action.unit, action.src, action.dst)
+            return self._after_action(
+                replace(
+                    s,
+                    units=units,
+                    hand=hand,
+                    slots=s.slots + 1,
+                    dice=_set(dice, p, pay(dice[p], action.pay)),
+                )
+            )
+        if isinstance(action, End):
+            pool = dice[p]
+            if s.turn < self.n:
+                to_drop = min(2 - s.slots, len(pool))
+                drop = action.drop
+                if not drop and to_drop:
+                    # a forced choice: every multiset of that size is the same one
+                    drop = tuple(sorted((f - 1) // 2 for f in pool))[:to_drop]
+                for category in drop:
+                    pool = without_die(pool, category)
+            return self._finish_turn(replace(s, dice=_set(dice, p, pool)))
+        if isinstance(action, Recruit):
+            new_hand = list(s.hand)
+            new_hand[p * 3 + action.unit] -= 1
+            new_units = list(s.units)
+            new_units[p * STRIDE + (CENTER + s.area_of[p]) * 3 + action.unit] += 1
+            used = (*s.used_types[:p], s.used_types[p] | 1 << action.unit, *s.used_types[p + 1 :])
+            pool = without_die(dice[p], MOVE_DIE if action.by_move else RECRUIT_DIE)
+            return self._after_action(
+                replace(
+                    s,
+                    units=tuple(new_units),
+                    hand=tuple(new_hand),
+                    used_types=used,
+                    slots=s.slots + 1,
+                    dice=_set(dice, p, pool),
+                )
+            )
+        if isinstance(action, Attack):
+            pool = pay(pay(dice[p], action.pays[0]), action.pays[1])
+            units, hand = self._assault(s, p, action)
+            return self._after_action(
+                replace(s, units=units, hand=hand, slots=2, dice=_set(dice, p, pool))
+            )
+        if isinstance(action, Ally):
+            return replace(s, phase=Phase.ANSWER, offer=action)
+        s = replace(s, dice=_set(dice, p, without_die(dice[p], TURN_DIE)), slots=s.slots + 1)
+        if isinstance(action, TurnRing):
+            return self._after_action(self._rotate(s, action.ring, action.right))
+        if isinstance(action, MoveArea):
+            area = s.area_of[p]
+            area_pos = (*s.area_pos[: area - 1], action.index, *s.area_pos[area:])
+            return self._after_action(replace(s, area_pos=area_pos))
+        if isinstance(action, Swap):
+            terrain = list(s.terrain)
+            terrain[action.a], terrain[action.b] = terrain[action.b], terrain[action.a]
+            return self._after_action(replace(s, terrain=tuple(terrain)))
+        raise ValueError(f"{action} is not a turn action")
+
+    def _rotate(self, s: BoardState, ring: int, right: bool) -> BoardState:
+        start = (ring - 1) * RING_SIZE
+        shift = 1 if right else -1
+        terrain = list(s.terrain)
+        old_terrain = s.terrain[start : start + RING_SIZE]
+        units = list(s.units)
+        for i in range(RING_SIZE):
+            j = (i + shift) % RING_SIZE
+            terrain[start + j] = old_terrain[i]
+        for q in range(self.n):
+            lo = q * STRIDE + start * 3
+            old = s.units[lo : lo + RING_SIZE * 3]
+            for i in range(RING_SIZE):
+                j = (i + shift) % RING_SIZE
+                units[lo + j * 3 : lo + j * 3 + 3] = old[i * 3 : i * 3 + 3]
+        return replace(s, terrain=tuple(terrain), units=tuple(units))
+
+    def _kill_runners(self, units: list[int], hand: list[int], p: int, loc: int) -> None:
+        """A fighter of ``p`` entered ``loc``: every enemy runner there dies (B11)."""
+        for q in range(self.n):
+            if q != p:
+                k = q * STRIDE + loc * 3
+                if units[k]:
+                    hand[q * 3] += units[k]
+                    units[k] = 0
+
+    def _move(
+        self, s: BoardState, p: int, t: int, src: int, dst: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        units = list(s.units)
+        hand = list(s.hand)
+        units[p * STRIDE + src * 3 + t] -= 1
+        n = self.n
+        if t == FIGHTER:
+            for q in range(n):
+                k = q * STRIDE + dst * 3 + 1
+                if q != p and units[k]:
+                    # B11: the attacker and one enemy fighter die
+                    units[k] -= 1
+                    hand[q * 3 + 1] += 1
+                    hand[p * 3 + 1] += 1
+                    return tuple(units), tuple(hand)
+            self._kill_runners(units, hand, p, dst)
+        elif t == BLOCKER:
+            self._push(units, hand, p, src, dst)
+        units[p * STRIDE + dst * 3 + t] += 1
+        return tuple(units), tuple(hand)
+
+    def _push(self, units: list[int], hand: list[int], p: int, src: int, dst: int) -> None:
+        """B12: enemy runners on ``dst`` go one ring outward (from ring 1 or the center:
+        to the blocker's origin); one that finds no room (or an area) there dies."""
+        target = OUTWARD[dst]
+        if target < 0:
+            target = src
+        for q in range(self.n):
+            k = q * STRIDE + dst * 3
+            if q == p or not units[k]:
+                continue
+            pushed = units[k]
+            units[k] = 0
+            t = q * STRIDE + target * 3
+            for _ in range(pushed):
+                if (
+                    target <= CENTER
+                    and units[t] + units[t + 1] + units[t + 2] < STACK_LIMIT[target]
+                ):
+                    units[t] += 1
+                else:
+                    hand[q * 3] += 1
+
+    def _enter_after_fight(
+        self, units: list[int], hand: list[int], q: int, origin: int, target: int
+    ) -> None:
+        """A surviving fighter of ``q`` moves onto ``target`` if nothing forbids it."""
+        n = self.n
+        for r in range(n):
+            k = r * STRIDE + target * 3
+            if r != q and (units[k + 1] or units[k + 2]):
+                return  # another enemy fighter or blocker still holds the tile
+        k = q * STRIDE + target * 3
+        if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[target]:
+            return
+        units[q * STRIDE + origin * 3 + 1] -= 1
+        self._kill_runners(units, hand, q, target)
+        units[k + 1] += 1
+
+    def _kill_blocker(self, units: list[int], hand: list[int], p: int, target: int) -> None:
+        for q in range(self.n):
+            k = q * STRIDE + target * 3 + 2
+            if q != p and units[k]:
+                units[k] -= 1
+                hand[q * 3 + 2] += 1
+                return
+
+    def _assault(
+        self, s: BoardState, p: int, action: Attack
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        units = list(s.units)
+        hand = list(s.hand)
+        units[p * STRIDE + action.lose * 3 + 1] -= 1
+        hand[p * 3 + 1] += 1
+        self._kill_blocker(units, hand, p, action.target)
+        self._enter_after_fight(units, hand, p, action.keep, action.target)
+        return tuple(units), tuple(hand)
+
+    def _answer(self, s: BoardState, offer: Ally, accept: bool) -> BoardState:
+        active = s.active()
+        if not accept:
+            return replace(s, phase=Phase.TURN, offer=None, declined=s.declined | 1 << offer.helper)
+        units = list(s.units)
+        hand = list(s.hand)
+        # the blocker's owner is neither of the allies (B13)
+        for q in range(self.n):
+            k = q * STRIDE + offer.target * 3 + 2
+            if q not in (active, offer.helper) and units[k]:
+                units[k] -= 1
+                hand[q * 3 + 2] += 1
+                break
+        return replace(
+            s,
+            phase=Phase.ALLY_DIE,
+            units=tuple(units),
+            hand=tuple(hand),
+            slots=s.slots + 1,
+            dice=_set(s.dice, active, pay(s.dice[active], offer.pay)),
+        )
+
+    def _alliance_fight(self, s: BoardState, offer: Ally, face: int) -> BoardState:
+        active = s.active()
+        units = list(s.units)
+        hand = list(s.hand)
+        if face <= 3:
+            dead, dead_at, survivor, survivor_at = (
+                active,
+                offer.own,
+                offer.helper,
+                offer.helper_from,
+            )
+        else:
+            dead, dead_at, survivor, survivor_at = (
+                offer.helper,
+                offer.helper_from,
+                active,
+                offer.own,
+            )
+        units[dead * STRIDE + dead_at * 3 + 1] -= 1
+        hand[dead * 3 + 1] += 1
+        self._enter_after_fight(units, hand, survivor, survivor_at, offer.target)
+        return replace(s, phase=Phase.TURN, offer=None, units=tuple(units), hand=tuple(hand))
+
+    # ------------------------------------------------------------ turn end
+    def _after_action(self, s: BoardState) -> BoardState:
+        if s.slots >= 2 or not s.dice[s.active()]:
+            return self._finish_turn(s)
+        return s
+
+    def _finish_turn(self, s: BoardState) -> BoardState:
+        """Score, check the end, and pass to the next turn that has dice (B6, B7, B15)."""
+        n = self.n
+        params = self.params
+        units = s.units
+        on_center = [
+            q for q in range(n) if sum(units[q * STRIDE + CENTER * 3 : q * STRIDE + CENTER * 3 + 3])
+        ]
+        points = list(s.points)
+        dice = list(s.dice)
+        countdown = s.countdown
+        turn = s.turn
+        while True:
+            active = s.order[turn % n]
+            if turn >= n:
+                dice[active] = ()
+            for q in on_center:
+                if not params.score_own_turns_only or q == active:
+                    points[q] += 1
+            winners: tuple[int, ...] = ()
+            termination = None
+            if params.countdown:
+                if on_center:
+                    countdown -= 1
+                    if countdown <= 0:
+                        termination = BoardTermination.COUNTDOWN
+                        best = max(on_center, key=lambda q: (points[q], -s.order.index(q)))
+                        winners = self._side(best)
+            else:
+                winners = self._target_winners(points, active, s.order)
+                if winners:
+                    termination = BoardTermination.TARGET_POINTS
+            if termination is None and turn == 2 * n - 1 and s.round >= params.round_limit:
+                termination = BoardTermination.ROUND_LIMIT_DRAW
+                totals = [sum(points[q] for q in side) for side in self.sides]
+                top = max(totals)
+                winners = tuple(
+                    sorted(
+                        q
+                        for side, v in zip(self.sides, totals, strict=True)
+                        if v == top
+                        for q in side
+                    )
+                )
+            if termination is not None:
+                return replace(
+                    s,
+                    phase=Phase.OVER,
+                    points=tuple(points),
+                    dice=tuple(dice),
+                    countdown=countdown,
+                    termination=termination,
+                    winners=winners,
+                    slots=0,
+                    offer=None,
+                )
+            if turn == 2 * n - 1:
+                return replace(
+                    s,
+                    phase=Phase.ROLL,
+                    round=s.round + 1,
+                    turn=0,
+                    slots=0,
+                    declined=0,
+                    dice=((),) * n,
+                    points=tuple(points),
+                    countdown=countdown,
+                    offer=None,
+                )
+            turn += 1
+            if turn >= n and not dice[s.order[turn % n]]:
+                continue  # B7: no dice left for the second turn: it is skipped
+            return replace(
+                s,
+                phase=Phase.TURN,
+                turn=turn,
+                slots=0,
+                declined=0,
+                offer=None,
+                dice=tuple(dice),
+                points=tuple(points),
+                countdown=countdown,
+            )
+
+    def _side(self, player: int) -> tuple[int, ...]:
+        return next(side for side in self.sides if player in side)
+
+    def _target_winners(
+        self, points: list[int], active: int, order: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        target = self.params.target_points
+        reached = [side for side in self.sides if sum(points[q] for q in side) >= target]
+        if not reached:
+            return ()
+        best = max(
+            reached,
+            key=lambda side: (
+                sum(points[q] for q in side),
+                active in side,
+                -min(order.index(q) for q in side),
+            ),
+        )
+        return tuple(sorted(best))
+
+
+def _set(
+    dice: tuple[tuple[int, ...], ...], p: int, pool: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    return (*dice[:p], pool, *dice[p + 1 :])

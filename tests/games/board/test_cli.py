@@ -1,0 +1,119 @@
+"""``koth play board`` driven through Typer with scripted input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from koth.cli import app
+from koth.core.record import GameRecord, replay
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_game_is_played_through_the_cli(players: int, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "board",
+            "--players",
+            str(players),
+            "--seed",
+            "5",
+            "--set",
+            "round_limit=6",
+            "--record",
+            str(record),
+        ],
+        input="1\n" * 2000,
+    )
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output and "record saved" in result.output
+    state = replay(GameRecord.load(record))
+    assert state.is_terminal() and state.game.num_players == players
+    again = runner.invoke(app, ["replay", str(record)])
+    assert again.exit_code == 0 and "moves replayed" in again.output
+
+
+def test_same_seed_same_game(tmp_path: Path) -> None:
+    texts = []
+    for name in ("a.json", "b.json"):
+        runner.invoke(
+            app,
+            [
+                "play",
+                "board",
+                "--seed",
+                "9",
+                "--set",
+                "round_limit=3",
+                "--record",
+                str(tmp_path / name),
+            ],
+            input="1\n" * 500,
+        )
+        texts.append(json.loads((tmp_path / name).read_text())["moves"])
+    assert texts[0] == texts[1]
+
+
+def test_bad_input_is_explained_and_asked_again() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "board", "--seed", "2", "--set", "round_limit=2"],
+        input="fly away\n999\nmove runner 1.0>1.1\n?\n" + "1\n" * 600,
+    )
+    assert result.exit_code == 0
+    assert "is not a board action" in result.output
+    assert "choose a number from 1 to" in result.output
+    assert "illegal action" in result.output
+    assert "type a number from the list or an action" in result.output
+
+
+def test_hotseat_and_variants_with_typed_actions() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "board",
+            "--players",
+            "4",
+            "--vs",
+            "human",
+            "--vs",
+            "random",
+            "--vs",
+            "human",
+            "--variant",
+            "teamplay",
+            "--variant",
+            "one-excluded",
+            "--seed",
+            "1",
+            "--set",
+            "round_limit=2",
+        ],
+        input="end\n" * 50 + "1\n" * 1500,
+    )
+    assert result.exit_code == 0, result.output
+    assert "player 3's decision" in result.output and "game over" in result.output
+
+
+def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
+    record = tmp_path / "partial.json"
+    result = runner.invoke(
+        app, ["play", "board", "--seed", "3", "--record", str(record)], input="1\n1\n"
+    )
+    assert result.exit_code == 0 and "input ended" in result.output
+    assert GameRecord.load(record).moves
+
+
+def test_bad_options_are_refused() -> None:
+    assert runner.invoke(app, ["play", "board", "--variant", "chess"]).exit_code == 2
+    assert runner.invoke(app, ["play", "board", "--variant", "teamplay"]).exit_code == 2
+    assert runner.invoke(app, ["play", "board", "--vs", "random", "--vs", "random"]).exit_code == 2
