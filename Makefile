@@ -28,7 +28,7 @@ system-deps:
 	fi
 
 run: install
-	$(BIN)/koth play cards --vs random
+	$(BIN)/koth serve
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks

@@ -15,6 +15,7 @@ from koth.core.record import GameRecord, replay
 from koth.games.board.cli import play_board
 from koth.games.cards.cli import play_cards
 from koth.games.quiz.cli import quiz_app
+from koth.server.cli import serve_command
 
 app = typer.Typer(
     help="King of the Hill: three games, one platform.",
@@ -26,6 +27,7 @@ app.add_typer(play_app, name="play")
 play_app.command("cards")(play_cards)
 play_app.command("board")(play_board)
 app.add_typer(quiz_app, name="quiz")
+app.command("serve")(serve_command)
 
 console = Console()
 errors = Console(stderr=True)

@@ -1,0 +1,1 @@
+"""HTTP and WebSocket routes, one module per resource; they call the service layer only."""

@@ -1,0 +1,154 @@
+"""Server-rendered pages (Jinja2): the lobby, the game table and the replay viewer."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+import segno
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from koth.core.errors import KothError
+from koth.server.deps import BaseUrlDep, ServiceDep, TemplatesDep
+from koth.server.errors import api_error_from
+from koth.server.routes.lobby import created_response, summary
+from koth.server.services.agents import agent_names
+from koth.server.services.catalog import GameInfo, ParamField, game_info, offered_games
+from koth.server.services.games import SeatRequest
+
+router = APIRouter(include_in_schema=False)
+
+#: games with their own table page; every other game gets the generic one
+RENDERERS = {"cards": "cards", "board": "board"}
+MAX_FORM_BYTES = 20_000
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby_page(
+    request: Request, service: ServiceDep, templates: TemplatesDep, base: BaseUrlDep
+) -> HTMLResponse:
+    games = [summary(g, base) for g in await service.list_games(["open", "running"])]
+    finished = [summary(g, base) for g in await service.list_games(["finished"])][:20]
+    return templates.TemplateResponse(
+        request,
+        "lobby.html",
+        {"catalog": offered_games(), "agents": agent_names(), "games": games, "finished": finished},
+    )
+
+
+@router.post("/lobby/create", response_class=HTMLResponse)
+async def create_from_form(
+    request: Request, service: ServiceDep, templates: TemplatesDep, base: BaseUrlDep
+) -> HTMLResponse:
+    body = (await request.body())[:MAX_FORM_BYTES].decode("utf-8", errors="replace")
+    form = {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
+    try:
+        info = game_info(form.get("game", ""))
+        params = _params_from_form(info, form)
+        seats = _seats_from_form(form)
+        created = await service.create(info.name, params, seats)
+    except KothError as exc:
+        error = api_error_from(exc)
+        return templates.TemplateResponse(
+            request,
+            "error.html",
+            {"title": "The game could not be created", "message": error.message},
+            status_code=error.status,
+        )
+    response = created_response(created, base)
+    qr = {
+        s.seat: segno.make(s.join_url, error="m").svg_inline(scale=3, dark="#1d2433")
+        for s in response.seats
+        if s.join_url
+    }
+    return templates.TemplateResponse(
+        request, "created.html", {"created": response, "qr": qr, "title": info.title}
+    )
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def game_page(
+    request: Request, game_id: str, service: ServiceDep, templates: TemplatesDep
+) -> HTMLResponse:
+    context = await _page_context(service, game_id)
+    if context is None:
+        return _not_found(request, templates, game_id)
+    return templates.TemplateResponse(request, "game.html", context)
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(
+    request: Request, game_id: str, service: ServiceDep, templates: TemplatesDep
+) -> HTMLResponse:
+    context = await _page_context(service, game_id)
+    if context is None:
+        return _not_found(request, templates, game_id)
+    return templates.TemplateResponse(request, "replay.html", context)
+
+
+async def _page_context(service: ServiceDep, game_id: str) -> dict[str, Any] | None:
+    try:
+        live = await service.live(game_id)
+    except KothError:
+        return None
+    name = live.game.name
+    return {
+        "game_id": game_id,
+        "game_name": name,
+        "title": game_info(name).title,
+        "renderer": RENDERERS.get(name, "generic"),
+        "num_players": live.game.num_players,
+    }
+
+
+def _not_found(request: Request, templates: TemplatesDep, game_id: str) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request,
+        "error.html",
+        {"title": "No such game", "message": f"There is no game {game_id!r}."},
+        status_code=404,
+    )
+
+
+def _params_from_form(info: GameInfo, form: dict[str, str]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for field in info.fields:
+        key = f"param.{field.name}"
+        if field.kind == "bool":
+            params[field.name] = key in form
+        elif key in form and form[key] != "":
+            params[field.name] = _convert(field, form[key])
+    return params
+
+
+def _convert(field: ParamField, text: str) -> Any:
+    if field.kind == "choice":
+        for choice in field.choices:
+            if str(choice) == text:
+                return choice
+        return text  # rejected by the game's parameter validation, with its message
+    if field.kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if field.kind == "float":
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    return text
+
+
+def _seats_from_form(form: dict[str, str]) -> list[SeatRequest]:
+    seats = []
+    index = 0
+    while f"seat.{index}.kind" in form:
+        kind = form[f"seat.{index}.kind"]
+        budget_text = form.get(f"seat.{index}.budget", "").strip()
+        budget = int(budget_text) if budget_text.isdigit() and int(budget_text) > 0 else None
+        agent = form.get(f"seat.{index}.agent") or None
+        seats.append(SeatRequest(kind, agent if kind == "computer" else None, budget))
+        index += 1
+    return seats

@@ -1,0 +1,161 @@
+"""Request and response bodies of the JSON API (documented in the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+# ------------------------------------------------------------------ requests
+class SeatConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "computer"] = "human"
+    agent: str | None = Field(None, description="computer seats: the agent (default random)")
+    budget: int | None = Field(
+        None, ge=1, le=1_000_000, description="computer seats: the agent's search budget"
+    )
+
+
+class CreateGameRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(description="registry name, e.g. cards or board")
+    params: dict[str, Any] = Field(default_factory=dict, description="the game's parameters")
+    seats: list[SeatConfig] | None = Field(
+        None, description="one entry per seat (default: every seat human)"
+    )
+
+
+class ActionRequest(BaseModel):
+    """One action, by notation or by id; ``version`` guards against acting on a stale
+    picture (a 409 "stale" error if the game has moved on)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str | None = Field(None, max_length=200, description="the action's notation")
+    action_id: int | None = Field(None, ge=0, description="the action's integer id")
+    version: int | None = Field(None, ge=0, description="the game version the action was made at")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ActionRequest:
+        if (self.action is None) == (self.action_id is None):
+            raise ValueError("give exactly one of action (notation) and action_id")
+        return self
+
+
+class ParamsCheckRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+# ----------------------------------------------------------------- responses
+class ErrorBody(BaseModel):
+    code: str = Field(description="stable machine-readable code, e.g. stale, illegal_action")
+    message: str
+    rule: str | None = Field(None, description="the rule an illegal action breaks, if known")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class SeatSummary(BaseModel):
+    seat: int
+    kind: str
+    agent: str | None = None
+    budget: int | None = None
+    claimed: bool
+
+
+class GameSummary(BaseModel):
+    id: str
+    game: str
+    params: dict[str, Any]
+    status: Literal["open", "running", "finished"]
+    version: int
+    created: datetime
+    seats: list[SeatSummary]
+    spectate_url: str
+
+
+class SeatLink(SeatSummary):
+    join_url: str | None = Field(None, description="human seats: the secret join link")
+    token: str | None = Field(None, description="human seats: the secret seat token")
+
+
+class CreatedGameResponse(BaseModel):
+    id: str
+    game: str
+    params: dict[str, Any]
+    status: str
+    seats: list[SeatLink]
+    spectate_url: str
+
+
+class LegalAction(BaseModel):
+    id: int
+    text: str = Field(description="notation")
+    type: str = Field(description="the action's class name")
+    fields: dict[str, Any] = Field(description="the action's structured fields")
+
+
+class ToMoveInfo(BaseModel):
+    kind: Literal["player", "simultaneous", "chance", "terminal"]
+    players: list[int]
+
+
+class StateMessage(BaseModel):
+    """What one seat (or a spectator) may see of a game now; also the WebSocket frame
+    ``{"type": "state", ...}``."""
+
+    type: Literal["state"] = "state"
+    game_id: str
+    game: str
+    params: dict[str, Any]
+    version: int
+    status: str
+    seat: int | None
+    seats: list[SeatSummary]
+    to_move: ToMoveInfo
+    submitted: list[int] = Field(description="seats that have submitted (never what)")
+    view: dict[str, Any] = Field(description="game.view(state, seat)")
+    legal: list[LegalAction] = Field(description="this seat's legal actions now")
+    outcome: dict[str, Any] | None
+    returns: list[float] | None
+
+
+class ReplayFrame(BaseModel):
+    version: int
+    to_move: ToMoveInfo
+    views: dict[str, dict[str, Any]] = Field(
+        description="view per seat ('spectator' for None): only the viewer's own until the "
+        "game is over, then every seat's"
+    )
+    outcome: dict[str, Any] | None
+
+
+class ReplayResponse(BaseModel):
+    game_id: str
+    game: str
+    params: dict[str, Any]
+    seat: int | None
+    finished: bool
+    frames: list[ReplayFrame]
+
+
+class CatalogEntry(BaseModel):
+    name: str
+    title: str
+    default_players: int
+    params_schema: dict[str, Any]
+    agents: list[str]
+
+
+class TableInfo(BaseModel):
+    game: str
+    params: dict[str, Any]
+    num_players: int

@@ -1,0 +1,128 @@
+"""Computer seats: a background task per game plays them, agents run in threads.
+
+The event loop never runs an agent: each decision is computed in a thread pool on a copy
+of the state and then submitted like a person's action (so it is stored before anyone
+sees it). A stale submission (a person moved first) is simply re-planned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from koth.core.chance import random_policy
+from koth.core.errors import KothError
+from koth.core.state import GameState
+from koth.server.services.agents import Policy, make_policy
+from koth.server.services.games import COMPUTER, GameService, LiveGame
+
+log = logging.getLogger(__name__)
+
+
+def derive_seed(seed: int, *labels: object) -> int:
+    """A seed derived from the game's secret seed, the same in every process."""
+    text = ":".join([str(seed), *map(str, labels)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+class ComputerWorker:
+    """Plays every computer seat that is to move, in any game, as soon as it is."""
+
+    def __init__(self, service: GameService, *, threads: int = 2, delay_s: float = 0.0) -> None:
+        self.service = service
+        self.delay_s = delay_s
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="koth-agent")
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._policies: dict[tuple[str, int], Policy] = {}
+        self._stopping = False
+        service.on_change.append(self.kick)
+
+    def kick(self, game_id: str) -> None:
+        """Look at ``game_id`` again (called after every change)."""
+        if self._stopping:
+            return
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
+
+    async def resume_all(self) -> None:
+        """After a (re)start: every unfinished game may owe computer moves."""
+        for game_id in await self.service.running_game_ids():
+            self.kick(game_id)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def _due(self, live: LiveGame) -> list[int]:
+        state = live.state
+        if state.is_terminal():
+            return []
+        return [
+            seat
+            for seat in state.acting_players()
+            if live.seat_kind(seat) == COMPUTER and seat not in live.submitted
+        ]
+
+    async def _drive(self, game_id: str) -> None:
+        try:
+            while not self._stopping:
+                live = await self.service.live(game_id)
+                due = self._due(live)
+                if not due:
+                    return
+                if self.delay_s:
+                    await asyncio.sleep(self.delay_s)
+                for seat in due:
+                    if not await self._play(game_id, seat):
+                        break
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer seat driver of game %s failed", game_id)
+
+    async def _play(self, game_id: str, seat: int) -> bool:
+        """One decision of ``seat``; False when the game moved on meanwhile."""
+        live = await self.service.live(game_id)
+        if seat not in self._due(live):
+            return False
+        version = live.version
+        snapshot = live.state.clone()
+        policy = self._policy(live, seat)
+        rng = random.Random(derive_seed(live.stored.chance_seed, "agent", seat, version))
+        loop = asyncio.get_running_loop()
+        action = await loop.run_in_executor(self._executor, _decide, policy, snapshot, seat, rng)
+        try:
+            await self.service.submit(game_id, seat, snapshot.game.action_to_str(action), version)
+        except KothError as exc:  # stale, or the node changed: decide again on the new state
+            log.info("computer seat %s of %s re-plans: %s", seat, game_id, exc)
+            return False
+        return True
+
+    def _policy(self, live: LiveGame, seat: int) -> Policy:
+        key = (live.stored.id, seat)
+        policy = self._policies.get(key)
+        if policy is None:
+            info = live.stored.seats[seat]
+            seed = derive_seed(live.stored.chance_seed, "policy", seat)
+            policy = make_policy(info.agent or "random", info.budget, live.game, seat, seed)
+            self._policies[key] = policy
+        return policy
+
+
+def _decide(policy: Policy, state: GameState[Any, Any], seat: int, rng: random.Random) -> Any:
+    try:
+        action = policy(state, seat, rng)
+        state.check_action(action, seat)
+        return action
+    except Exception:  # a faulty agent must not stall the table: play a legal move
+        log.exception("agent of seat %s failed; playing a random legal action", seat)
+        return random_policy(state, seat, rng)

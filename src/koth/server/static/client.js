@@ -1,0 +1,337 @@
+/* The game table: one WebSocket per page (seat token from the URL fragment), reconnects
+   with backoff, actions by POST. Game-specific drawing lives in KOTH.renderers[name]. */
+"use strict";
+const KOTH = (window.KOTH = window.KOTH || {});
+KOTH.renderers = KOTH.renderers || {};
+
+KOTH.el = function (tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+};
+
+KOTH.svg = function (tag, attrs, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) if (child) node.append(child);
+  return node;
+};
+
+KOTH.credentials = function () {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get("token");
+  const seat = params.get("seat");
+  return { token: token || null, seat: seat === null ? null : Number(seat) };
+};
+
+KOTH.seatName = function (msg, seat) {
+  if (seat === null || seat === undefined) return "spectator";
+  const info = msg && msg.seats ? msg.seats[seat] : null;
+  const label = `Seat ${seat + 1}`;
+  if (info && info.kind === "computer") return `${label} (computer)`;
+  return msg && msg.seat === seat ? `${label} (you)` : label;
+};
+
+/* Buttons for legal actions: the universal way to act, and the fallback of every page. */
+KOTH.actionButtons = function (container, entries, act, options) {
+  const opts = options || {};
+  if (opts.title) container.append(KOTH.el("h3", { text: opts.title }));
+  const box = KOTH.el("div", { class: "action-buttons" });
+  for (const entry of entries) {
+    box.append(
+      KOTH.el("button", {
+        type: "button",
+        class: "action",
+        dataset: { actionId: String(entry.id), action: entry.text },
+        text: opts.label ? opts.label(entry) : entry.text,
+        onclick: () => act(entry),
+      })
+    );
+  }
+  container.append(box);
+  return box;
+};
+
+/* Many actions (a board turn can offer dozens) are grouped by their first word; small
+   groups stay open, large ones fold so a phone screen is not one long list of buttons. */
+KOTH.groupedActions = function (container, entries, act, title) {
+  container.append(KOTH.el("h3", { text: title }));
+  if (entries.length <= 12) return KOTH.actionButtons(container, entries, act);
+  const groups = new Map();
+  for (const entry of entries) {
+    const word = entry.text.split(" ")[0];
+    if (!groups.has(word)) groups.set(word, []);
+    groups.get(word).push(entry);
+  }
+  for (const [word, group] of groups) {
+    const details = KOTH.el("details", { class: "action-group", open: group.length <= 6 }, KOTH.el("summary", { text: `${word} (${group.length})` }));
+    KOTH.actionButtons(details, group, act);
+    container.append(details);
+  }
+};
+
+class Table {
+  constructor(root) {
+    this.root = root;
+    this.gameId = root.dataset.gameId;
+    this.renderer = KOTH.renderers[root.dataset.renderer] || KOTH.renderers.generic;
+    this.credentials = KOTH.credentials();
+    this.msg = null;
+    this.socket = null;
+    this.attempt = 0;
+    this.busy = false;
+    this.ui = {}; // renderer scratch space that survives re-renders (a selected unit...)
+    window.addEventListener("hashchange", () => location.reload());
+    window.addEventListener("online", () => this.reconnectSoon(0));
+  }
+
+  headers() {
+    const headers = { "Content-Type": "application/json" };
+    if (this.credentials.token) headers.Authorization = `Bearer ${this.credentials.token}`;
+    return headers;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.gameId}/ws`);
+    this.socket = socket;
+    this.setConnection("connecting…", "connecting");
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ type: "hello", token: this.credentials.token }));
+    };
+    socket.onmessage = (event) => {
+      const data = JSON.parse(event.data);
+      if (data.type === "state") {
+        this.attempt = 0;
+        this.setConnection("live", "live");
+        this.receive(data);
+      } else if (data.type === "error") {
+        this.fatal = data.error;
+        this.showError(data.error.message);
+      }
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      if (this.fatal) {
+        this.setConnection("closed", "closed");
+        return;
+      }
+      this.reconnectSoon();
+    };
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+    }, 25000);
+  }
+
+  reconnectSoon(delay) {
+    // exponential backoff with jitter: 0.5 s, 1 s, 2 s ... at most 10 s
+    const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt += 1;
+    this.setConnection(`reconnecting in ${Math.round(wait / 100) / 10} s…`, "reconnecting");
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.connect(), wait);
+  }
+
+  setConnection(text, state) {
+    const conn = document.getElementById("conn");
+    if (conn) {
+      conn.textContent = text;
+      conn.dataset.state = state;
+    }
+  }
+
+  receive(msg) {
+    if (this.msg && msg.version < this.msg.version) return; // an older picture: ignore
+    this.msg = msg;
+    this.render();
+  }
+
+  async refresh() {
+    const response = await fetch(`/api/games/${this.gameId}`, { headers: this.headers() });
+    if (response.ok) this.receive(await response.json());
+  }
+
+  async act(entry) {
+    if (this.busy || !this.msg) return;
+    this.busy = true;
+    this.root.classList.add("busy");
+    this.showError("");
+    try {
+      const response = await fetch(`/api/games/${this.gameId}/actions`, {
+        method: "POST",
+        headers: this.headers(),
+        body: JSON.stringify({ action_id: entry.id, version: this.msg.version }),
+      });
+      const data = await response.json();
+      if (response.ok) {
+        this.ui = {};
+        this.receive(data);
+      } else {
+        this.showError(data.error ? data.error.message : `error ${response.status}`);
+        if (response.status === 409) await this.refresh();
+      }
+    } catch (error) {
+      this.showError(`could not send the action (${error}); retrying the connection`);
+      this.reconnectSoon(0);
+    } finally {
+      this.busy = false;
+      this.root.classList.remove("busy");
+    }
+  }
+
+  showError(text) {
+    const box = document.getElementById("error");
+    box.textContent = text;
+    box.classList.toggle("hidden", !text);
+  }
+
+  statusText(msg) {
+    const you = msg.seat === null ? "You are watching as a spectator." : `You are seat ${msg.seat + 1}.`;
+    if (msg.outcome) {
+      const winners = msg.outcome.winners;
+      let result;
+      if (!winners.length) result = "a draw";
+      else if (msg.seat !== null && winners.includes(msg.seat)) result = winners.length > 1 ? "you share the win" : "you won";
+      else result = `won by ${winners.map((w) => KOTH.seatName(msg, w)).join(", ")}`;
+      return `${you} Game over (${msg.outcome.termination.replaceAll("_", " ")}): ${result}.`;
+    }
+    const players = msg.to_move.players;
+    if (msg.to_move.kind === "simultaneous") {
+      const waiting = players.filter((p) => !msg.submitted.includes(p));
+      const mine = msg.seat !== null && players.includes(msg.seat);
+      const head = mine && !msg.submitted.includes(msg.seat) ? "Your choice (secret until all have chosen)." : mine ? "Your choice is in." : "Secret choices.";
+      return `${you} ${head} Waiting for ${waiting.map((p) => KOTH.seatName(msg, p)).join(", ")}.`;
+    }
+    if (msg.to_move.kind === "player") {
+      return players[0] === msg.seat ? `${you} Your turn.` : `${you} Waiting for ${KOTH.seatName(msg, players[0])}.`;
+    }
+    return you;
+  }
+
+  render() {
+    const msg = this.msg;
+    const status = document.getElementById("status");
+    status.textContent = this.statusText(msg);
+    status.dataset.yourTurn = String(msg.legal.length > 0);
+    this.root.dataset.version = String(msg.version);
+    this.root.dataset.finished = String(Boolean(msg.outcome));
+    document.getElementById("record-link").classList.toggle("hidden", !msg.outcome);
+    const board = document.getElementById("board");
+    const actions = document.getElementById("actions");
+    board.replaceChildren();
+    actions.replaceChildren();
+    const ctx = {
+      msg,
+      view: msg.view,
+      seat: msg.seat,
+      legal: msg.legal,
+      board,
+      actions,
+      ui: this.ui,
+      replay: false,
+      act: (entry) => this.act(entry),
+      rerender: () => this.render(),
+    };
+    try {
+      this.renderer.render(ctx);
+    } catch (error) {
+      console.error(error);
+      board.replaceChildren();
+      actions.replaceChildren();
+      KOTH.renderers.generic.render(ctx);
+    }
+    // every legal action stays reachable: one the drawing offers no target for gets a button
+    const offered = new Set([...this.root.querySelectorAll("[data-action-id]")].map((n) => n.dataset.actionId));
+    for (const id of ctx.handled || []) offered.add(String(id)); // reachable by select-then-target
+    const missing = msg.legal.filter((entry) => !offered.has(String(entry.id)));
+    if (missing.length) KOTH.groupedActions(actions, missing, (entry) => this.act(entry), "Other moves");
+    actions.classList.toggle("hidden", !actions.childElementCount);
+  }
+}
+
+KOTH.startTable = function (root) {
+  const table = new Table(root);
+  KOTH.table = table;
+  table.connect();
+  return table;
+};
+
+KOTH.startReplay = async function (root) {
+  const gameId = root.dataset.gameId;
+  const renderer = KOTH.renderers[root.dataset.renderer] || KOTH.renderers.generic;
+  const credentials = KOTH.credentials();
+  const headers = credentials.token ? { Authorization: `Bearer ${credentials.token}` } : {};
+  const response = await fetch(`/api/games/${gameId}/replay`, { headers });
+  const data = await response.json();
+  const status = document.getElementById("status");
+  if (!response.ok) {
+    status.textContent = data.error ? data.error.message : `error ${response.status}`;
+    return;
+  }
+  document.getElementById("record-link").classList.toggle("hidden", !data.finished);
+  if (credentials.token) document.getElementById("back-to-game").href += location.hash;
+  const select = document.getElementById("perspective");
+  const keys = Object.keys(data.frames[0].views);
+  for (const key of keys) {
+    select.append(KOTH.el("option", { value: key, text: key === "spectator" ? "spectator" : `seat ${Number(key) + 1}` }));
+  }
+  if (data.seat !== null && keys.includes(String(data.seat))) select.value = String(data.seat);
+  let index = data.frames.length - 1;
+  const show = () => {
+    const frame = data.frames[index];
+    const key = select.value;
+    const seat = key === "spectator" ? null : Number(key);
+    document.getElementById("step").textContent = `move ${frame.version} of ${data.frames.length - 1}`;
+    status.textContent = data.finished
+      ? "The game is over: every hand is revealed in this replay."
+      : "The game is still running: the replay shows only what you could see.";
+    root.dataset.step = String(index);
+    const board = document.getElementById("board");
+    board.replaceChildren();
+    const msg = {
+      game: data.game, params: data.params, seat, seats: [], version: frame.version,
+      to_move: frame.to_move, submitted: [], view: frame.views[key], legal: [], outcome: frame.outcome,
+    };
+    const scratch = KOTH.el("div");
+    const ctx = { msg, view: msg.view, seat, legal: [], board, actions: scratch, ui: {}, replay: true, act: () => {}, rerender: show };
+    try {
+      renderer.render(ctx);
+    } catch (error) {
+      console.error(error);
+      board.replaceChildren();
+      KOTH.renderers.generic.render(ctx);
+    }
+  };
+  const go = (to) => {
+    index = Math.max(0, Math.min(data.frames.length - 1, to));
+    show();
+  };
+  document.getElementById("first").onclick = () => go(0);
+  document.getElementById("back").onclick = () => go(index - 1);
+  document.getElementById("forward").onclick = () => go(index + 1);
+  document.getElementById("last").onclick = () => go(data.frames.length - 1);
+  select.onchange = show;
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") go(index - 1);
+    if (e.key === "ArrowRight") go(index + 1);
+  });
+  show();
+};

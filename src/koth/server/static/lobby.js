@@ -1,0 +1,64 @@
+/* Lobby: tabs per game, seat rows that follow the player count, agent fields for computers. */
+"use strict";
+(function () {
+  document.querySelectorAll(".tab").forEach((tab) => {
+    tab.addEventListener("click", () => {
+      document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t === tab));
+      document.querySelectorAll("form.new-game").forEach((f) => f.classList.toggle("hidden", f.id !== tab.dataset.tab));
+    });
+  });
+
+  function syncRow(row) {
+    const computer = row.querySelector(".seat-kind").value === "computer";
+    row.querySelector(".seat-agent").classList.toggle("hidden", !computer);
+    row.querySelector(".seat-budget").classList.toggle("hidden", !computer);
+  }
+
+  function params(form) {
+    const result = {};
+    for (const input of form.querySelectorAll("[name^='param.']")) {
+      const name = input.name.slice(6);
+      if (input.type === "checkbox") result[name] = input.checked;
+      else if (input.type === "number") { if (input.value !== "") result[name] = Number(input.value); }
+      else result[name] = input.value;
+    }
+    return result;
+  }
+
+  async function resize(form) {
+    const error = form.querySelector(".form-error");
+    const response = await fetch(`/api/catalog/${form.dataset.game}/table`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ params: params(form) }),
+    });
+    const data = await response.json();
+    if (!response.ok) {
+      error.textContent = data.error.message;
+      error.classList.remove("hidden");
+      return;
+    }
+    error.classList.add("hidden");
+    const rows = form.querySelector(".seat-rows");
+    const all = rows.querySelectorAll(".seat-row");
+    for (let i = all.length; i < data.num_players; i++) {
+      const row = all[0].cloneNode(true);
+      row.dataset.seat = String(i);
+      row.querySelector(".seat-label").textContent = `Seat ${i + 1}`;
+      for (const input of row.querySelectorAll("[name]")) input.name = input.name.replace(/^seat\.\d+\./, `seat.${i}.`);
+      row.querySelector(".seat-kind").value = "computer";
+      row.querySelector(".seat-kind").addEventListener("change", () => syncRow(row));
+      rows.append(row);
+      syncRow(row);
+    }
+    rows.querySelectorAll(".seat-row").forEach((row, i) => { if (i >= data.num_players) row.remove(); });
+  }
+
+  document.querySelectorAll("form.new-game").forEach((form) => {
+    form.querySelectorAll(".seat-row").forEach((row) => {
+      row.querySelector(".seat-kind").addEventListener("change", () => syncRow(row));
+      syncRow(row);
+    });
+    form.querySelectorAll("[name^='param.']").forEach((input) => input.addEventListener("change", () => resize(form)));
+  });
+})();

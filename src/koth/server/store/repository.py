@@ -1,0 +1,298 @@
+"""All database access. Synchronous (SQLAlchemy 2 sessions); the async service runs
+these calls in worker threads.
+
+Writes that advance a game go through ``append_moves``: one transaction moves
+``games.version`` from the expected value to the new one (a compare-and-set that fails
+when another writer got there first) and inserts the move rows, whose
+UNIQUE(game_id, version) is the second line of defence. Nothing is acknowledged to a
+client before that transaction commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from koth.server.errors import AlreadySubmittedError, NotFoundError, StaleVersionError
+from koth.server.store.models import GameRow, MoveRow, PendingRow, SeatRow
+
+OPEN = "open"
+RUNNING = "running"
+FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    seat: int
+    kind: str
+    agent: str | None
+    budget: int | None
+    token_hash: str | None
+    claimed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    id: str
+    game_name: str
+    params: dict[str, Any]
+    chance_seed: int
+    created: datetime
+    status: str
+    version: int
+    seats: tuple[StoredSeat, ...]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Repository:
+    """Games, seats, moves and pending simultaneous submissions."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    # ----------------------------------------------------------------- games
+    def create_game(
+        self,
+        *,
+        game_id: str,
+        game_name: str,
+        params: dict[str, Any],
+        chance_seed: int,
+        seats: Sequence[StoredSeat],
+        status: str,
+        initial_moves: Sequence[dict[str, Any]],
+    ) -> StoredGame:
+        created = _now()
+        with self._sessions.begin() as session:
+            session.add(
+                GameRow(
+                    id=game_id,
+                    game_name=game_name,
+                    params=params,
+                    chance_seed=chance_seed,
+                    created=created,
+                    status=status,
+                    version=len(initial_moves),
+                )
+            )
+            session.flush()  # the game row first: seats and moves reference it
+            session.add_all(
+                SeatRow(
+                    game_id=game_id,
+                    seat=s.seat,
+                    kind=s.kind,
+                    agent=s.agent,
+                    budget=s.budget,
+                    token_hash=s.token_hash,
+                    claimed=s.claimed,
+                )
+                for s in seats
+            )
+            session.add_all(
+                MoveRow(game_id=game_id, version=i + 1, move=m, created=created)
+                for i, m in enumerate(initial_moves)
+            )
+        stored = self.get_game(game_id)
+        assert stored is not None
+        return stored
+
+    def get_game(self, game_id: str) -> StoredGame | None:
+        with self._sessions() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = session.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+            ).all()
+            return _stored(row, seats)
+
+    def list_games(self, statuses: Sequence[str], limit: int = 50) -> list[StoredGame]:
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(GameRow)
+                .where(GameRow.status.in_(list(statuses)))
+                .order_by(GameRow.created.desc())
+                .limit(limit)
+            ).all()
+            ids = [r.id for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                for seat in session.scalars(
+                    select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
+                ):
+                    seats[seat.game_id].append(seat)
+            return [_stored(r, seats[r.id]) for r in rows]
+
+    def game_ids(self, statuses: Sequence[str]) -> list[str]:
+        with self._sessions() as session:
+            return list(
+                session.scalars(select(GameRow.id).where(GameRow.status.in_(list(statuses))))
+            )
+
+    def claim_seat(self, game_id: str, seat: int) -> str:
+        """Mark ``seat`` as taken by its holder; returns the game's status afterwards
+        (open turns running once every human seat has been claimed)."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(claimed=True)
+            )
+            unclaimed = session.scalar(
+                select(func.count())
+                .select_from(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.kind == "human",
+                    SeatRow.claimed.is_(False),
+                )
+            )
+            if unclaimed == 0:
+                session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.status == OPEN)
+                    .values(status=RUNNING)
+                )
+            status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
+            if status is None:
+                raise NotFoundError(f"no game {game_id!r}")
+            return status
+
+    # ----------------------------------------------------------------- moves
+    def moves(self, game_id: str) -> list[dict[str, Any]]:
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    select(MoveRow.move).where(MoveRow.game_id == game_id).order_by(MoveRow.version)
+                )
+            )
+
+    def append_moves(
+        self,
+        game_id: str,
+        expected_version: int,
+        moves: Sequence[dict[str, Any]],
+        *,
+        status: str | None = None,
+        pending: tuple[int, str] | None = None,
+    ) -> int:
+        """Append ``moves`` after version ``expected_version`` in one transaction (with
+        the submission ``pending`` that completed a simultaneous node, if any).
+
+        Returns the new version; raises StaleVersionError if the game is no longer at
+        ``expected_version`` (another writer appended first).
+        """
+        new_version = expected_version + len(moves)
+        values: dict[str, Any] = {"version": new_version}
+        if status is not None:
+            values["status"] = status
+        try:
+            with self._sessions.begin() as session:
+                # compare-and-set: of two writers expecting the same version exactly
+                # one matches; the other's UPDATE waits for the row lock, then matches
+                # nothing.
+                result = session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == expected_version)
+                    .values(**values)
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise self._stale(session, game_id, expected_version)
+                if pending is not None:
+                    seat, action = pending
+                    session.add(
+                        PendingRow(
+                            game_id=game_id,
+                            version=expected_version,
+                            seat=seat,
+                            action=action,
+                            created=_now(),
+                        )
+                    )
+                now = _now()
+                session.add_all(
+                    MoveRow(game_id=game_id, version=expected_version + i + 1, move=m, created=now)
+                    for i, m in enumerate(moves)
+                )
+        except IntegrityError:
+            raise StaleVersionError(
+                f"stale: game {game_id} already has a move after version {expected_version}; "
+                "reload and try again"
+            ) from None
+        return new_version
+
+    # --------------------------------------------------------------- pending
+    def pending(self, game_id: str, version: int) -> dict[int, str]:
+        """Secret submissions at the simultaneous node of ``version`` (server use only)."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(PendingRow.seat, PendingRow.action).where(
+                    PendingRow.game_id == game_id, PendingRow.version == version
+                )
+            ).all()
+            return {seat: action for seat, action in rows}
+
+    def add_pending(self, game_id: str, version: int, seat: int, action: str) -> None:
+        """Store one seat's secret submission at the node of ``version``."""
+        try:
+            with self._sessions.begin() as session:
+                # a no-op update that locks the game row and checks its version, so a
+                # submission never lands on a node that has already been resolved
+                result = session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == version)
+                    .values(version=version)
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise self._stale(session, game_id, version)
+                session.add(
+                    PendingRow(
+                        game_id=game_id, version=version, seat=seat, action=action, created=_now()
+                    )
+                )
+        except IntegrityError:
+            raise AlreadySubmittedError(
+                f"seat {seat} has already submitted its action at version {version}"
+            ) from None
+
+    def _stale(self, session: Session, game_id: str, expected: int) -> Exception:
+        current = session.scalar(select(GameRow.version).where(GameRow.id == game_id))
+        if current is None:
+            return NotFoundError(f"no game {game_id!r}")
+        return StaleVersionError(
+            f"stale: the action was made at version {expected} but game {game_id} is at "
+            f"version {current}; reload and try again"
+        )
+
+
+def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
+    return StoredGame(
+        id=row.id,
+        game_name=row.game_name,
+        params=dict(row.params),
+        chance_seed=row.chance_seed,
+        created=row.created,
+        status=row.status,
+        version=row.version,
+        seats=tuple(
+            StoredSeat(
+                seat=s.seat,
+                kind=s.kind,
+                agent=s.agent,
+                budget=s.budget,
+                token_hash=s.token_hash,
+                claimed=s.claimed,
+            )
+            for s in seats
+        ),
+    )

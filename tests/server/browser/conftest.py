@@ -1,0 +1,159 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright, the real server beside it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.live_server import LiveServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+DESKTOP = {"width": 1100, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    database = tmp_path_factory.mktemp("browser") / "koth.sqlite3"
+    live = LiveServer(f"sqlite:///{database}", computer_delay=0.0).start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Wiretap:
+    """Everything a page received: WebSocket frames and HTTP response bodies."""
+
+    def __init__(self) -> None:
+        self.frames: list[str] = []
+        self.bodies: list[str] = []
+
+    def attach(self, page: Any) -> None:
+        def on_socket(socket: Any) -> None:
+            socket.on("framereceived", lambda payload: self.frames.append(str(payload)))
+
+        def on_response(response: Any) -> None:
+            try:
+                if "json" in (response.headers.get("content-type") or ""):
+                    self.bodies.append(response.text())
+            except Exception:  # a body the browser discarded (navigation): nothing received
+                pass
+
+        page.on("websocket", on_socket)
+        page.on("response", on_response)
+
+    def state_messages(self) -> list[dict[str, Any]]:
+        messages = []
+        for text in [*self.frames, *self.bodies]:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(data, dict) and data.get("type") == "state":
+                messages.append(data)
+        return messages
+
+
+CARD_STRING = re.compile(r"(?:(?:hand|reserve|deal) )?(?:(?:[2-9TJQKA][hdcs])+|JK)")
+CARD = re.compile(r"[2-9TJQKA][hdcs]")
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code written anywhere in ``value`` (runs like 3s4s included)."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD_STRING.fullmatch(value):
+            found.update(CARD.findall(value))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found |= cards_in(key) | cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    return found
+
+
+#: what a player can click: actions, units to select, destinations with several options
+TARGETS = "#table [data-action-id], #table [data-select], #table [data-choose]"
+
+
+def click_one(page: Any, rng: Any) -> bool:
+    """Click one random legal target (or a unit to select) on ``page``; False if none."""
+    table = page.locator("#table")
+    targets = page.locator(TARGETS).filter(visible=True)  # folded groups are not clickable
+    count = targets.count()
+    if count == 0:
+        return False
+    before = table.get_attribute("data-version")
+    target = targets.nth(rng.randrange(count))
+    try:
+        selecting = target.get_attribute("data-action-id", timeout=2_000) is None
+        target.click(timeout=5_000)
+    except Exception:  # re-rendered under the cursor by a live update: look again
+        return True
+    if not selecting:  # an action: wait until the page shows its result
+        page.wait_for_function(
+            "(v) => { const t = document.querySelector('#table');"
+            " return t.dataset.version !== v || t.dataset.finished === 'true' ||"
+            " document.querySelectorAll('#table [data-action-id]').length === 0; }",
+            arg=before,
+            timeout=30_000,
+        )
+    return True
+
+
+def play_by_clicking(page: Any, rng: Any, *, max_clicks: int = 2000, on_click: Any = None) -> int:
+    """Click random legal targets on ``page`` until the game is over; returns the clicks."""
+    clicks = 0
+    while clicks < max_clicks:
+        try:
+            page.wait_for_function(
+                "() => { const t = document.querySelector('#table');"
+                " return t && t.dataset.version !== undefined && (t.dataset.finished === 'true' ||"
+                f" document.querySelectorAll('{TARGETS}').length > 0); }}",
+                timeout=60_000,
+            )
+        except Exception as exc:
+            status = page.locator("#status").inner_text()
+            error = page.locator("#error").inner_text()
+            raise AssertionError(f"stuck after {clicks} clicks: {status!r} {error!r}") from exc
+        if page.locator("#table").get_attribute("data-finished") == "true":
+            return clicks
+        if click_one(page, rng):
+            clicks += 1
+            if on_click is not None:
+                on_click(clicks)
+    raise AssertionError(f"the game did not end within {max_clicks} clicks")

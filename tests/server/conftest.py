@@ -1,0 +1,98 @@
+"""Fixtures: the app on SQLite and on PostgreSQL (a fresh schema per test)."""
+
+from __future__ import annotations
+
+import uuid
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+# starlette's test client works with httpx but warns about it on import
+warnings.filterwarnings("ignore", message="Using `httpx` with")
+from fastapi.testclient import TestClient  # noqa: E402
+
+import tests.core.toy_game  # noqa: E402, F401  (registers toy_duel)
+from koth.server.app import create_app  # noqa: E402
+from koth.server.settings import Settings  # noqa: E402
+
+PG_HOST = "127.0.0.1:5432"
+PG_DATABASE = "test"
+_pg_cache: dict[str, str | None] = {}
+
+
+def postgres_base_url() -> str | None:
+    """A URL of the test database, or None when PostgreSQL is not reachable."""
+    if "url" not in _pg_cache:
+        _pg_cache["url"] = None
+        for user in ("postgres", "root"):
+            try:
+                with psycopg.connect(
+                    f"postgresql://{user}@{PG_HOST}/{PG_DATABASE}", connect_timeout=3
+                ):
+                    _pg_cache["url"] = f"postgresql+psycopg://{user}@{PG_HOST}/{PG_DATABASE}"
+                    break
+            except psycopg.Error:
+                continue
+    return _pg_cache["url"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'koth.sqlite3'}"
+        return
+    base = postgres_base_url()
+    if base is None:
+        pytest.skip(f"PostgreSQL is not reachable at {PG_HOST} (database {PG_DATABASE})")
+    schema = f"koth_test_{uuid.uuid4().hex[:12]}"
+    plain = base.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{base}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(plain, autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def make_settings(database_url: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {"database": database_url, "computer_delay": 0.0}
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(make_settings(database_url))) as test_client:
+        yield test_client
+
+
+@dataclass
+class Created:
+    id: str
+    tokens: dict[int, str]
+    body: dict[str, Any]
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+
+def create_game(
+    client: TestClient,
+    game: str = "toy_duel",
+    seats: list[dict[str, Any]] | None = None,
+    **params: Any,
+) -> Created:
+    body: dict[str, Any] = {"game": game, "params": params}
+    if seats is not None:
+        body["seats"] = seats
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    tokens = {s["seat"]: s["token"] for s in data["seats"] if s["token"]}
+    return Created(data["id"], tokens, data)
