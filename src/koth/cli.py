@@ -16,6 +16,7 @@ from koth.games.board.cli import play_board
 from koth.games.cards.cli import play_cards
 from koth.games.quiz.cli import quiz_app
 from koth.server.cli import serve_command
+from koth.sim.cli import simulate_command
 
 app = typer.Typer(
     help="King of the Hill: three games, one platform.",
@@ -26,6 +27,7 @@ play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True
 app.add_typer(play_app, name="play")
 play_app.command("cards")(play_cards)
 play_app.command("board")(play_board)
+app.command("simulate")(simulate_command)
 app.add_typer(quiz_app, name="quiz")
 app.command("serve")(serve_command)
 

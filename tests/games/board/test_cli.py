@@ -117,3 +117,20 @@ def test_bad_options_are_refused() -> None:
     assert runner.invoke(app, ["play", "board", "--variant", "chess"]).exit_code == 2
     assert runner.invoke(app, ["play", "board", "--variant", "teamplay"]).exit_code == 2
     assert runner.invoke(app, ["play", "board", "--vs", "random", "--vs", "random"]).exit_code == 2
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "mcts:iters=10:max_rollout=10"])
+def test_every_agent_with_its_budget_can_be_a_computer_seat(spec: str) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "board", "--vs", spec, "--seed", "3", "--set", "round_limit=2"],
+        input="1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output
+
+
+def test_an_unknown_agent_is_refused_with_its_name() -> None:
+    result = runner.invoke(app, ["play", "board", "--vs", "nobody"])
+    assert result.exit_code == 2
+    assert "nobody" in result.output

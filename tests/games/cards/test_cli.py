@@ -85,4 +85,10 @@ def test_playing_the_second_seat_against_the_computer() -> None:
 def test_an_unknown_opponent_is_refused() -> None:
     code, out = play("--vs", "nobody")
     assert code == 2
-    assert "unknown opponent" in out
+    assert "unknown agent 'nobody'" in out
+
+
+def test_every_agent_with_its_budget_can_be_the_opponent() -> None:
+    code, out = play("--vs", "ismcts:iters=20", "--seed", "4")
+    assert code == 0, out
+    assert "Game over" in out

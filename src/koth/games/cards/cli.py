@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from koth.core.chance import sample_outcome
-from koth.core.errors import IllegalActionError, InvalidActionError
+from koth.core.errors import IllegalActionError, InvalidActionError, InvalidParamsError
 from koth.core.state import GameState
 from koth.games.cards.actions import GRAMMAR, PLACES, CardsAction, Place, attack_value
 from koth.games.cards.game import CardsGame
@@ -30,6 +30,13 @@ def random_agent(state: GameState[Any, Any], player: int, rng: random.Random) ->
 
 #: computer opponents by name; the agents issue adds its own here
 AGENTS: dict[str, Agent] = {"random": random_agent}
+
+
+def _agent_policy(spec: str, game: CardsGame, seat: int, seed: int) -> Agent:
+    """Any agent of koth.agents by its spec (imported only when one is asked for)."""
+    from koth.agents.registry import make_policy
+
+    return make_policy(spec, game, seat, seed)
 
 
 class EndOfInput(Exception):
@@ -185,7 +192,13 @@ def symbol_attack(notation: str) -> str:
 
 
 def play_cards(
-    vs: Annotated[str, typer.Option(help="computer opponent: " + ", ".join(AGENTS))] = "random",
+    vs: Annotated[
+        str,
+        typer.Option(
+            help="computer opponent: an agent spec such as random, heuristic, "
+            "ismcts:seconds=1 or ismcts:iters=500 (see docs/agents.md)"
+        ),
+    ] = "random",
     seed: Annotated[int | None, typer.Option(help="seed of the deal and the computer")] = None,
     hotseat: Annotated[bool, typer.Option(help="two people at one terminal")] = False,
     record: Annotated[Path | None, typer.Option(help="save the game record here")] = None,
@@ -196,12 +209,14 @@ def play_cards(
 ) -> None:
     """Play Larry Levy's King of the Hill card game in the terminal."""
     console = Console(highlight=False, soft_wrap=True)
-    if vs not in AGENTS:
-        raise typer.BadParameter(f"unknown opponent {vs!r}; known: {', '.join(AGENTS)}")
     if seed is None:
         seed = random.randrange(2**31)
     game = CardsGame(jokers=jokers, tens_equal=tens_equal, dealer=dealer)
-    table = Table(console, game, {0, 1} if hotseat else {human}, AGENTS[vs], hotseat)
+    try:
+        opponent = AGENTS[vs] if vs in AGENTS else _agent_policy(vs, game, 1 - human, seed)
+    except InvalidParamsError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--vs") from None
+    table = Table(console, game, {0, 1} if hotseat else {human}, opponent, hotseat)
     console.print(f"King of the Hill, card game - seed {seed}. Rules: docs/rules/cards.md")
     state = game.new_initial_state()
     rng = random.Random(seed)

@@ -1,0 +1,190 @@
+"""Random-playout steps per second: koth engines next to OpenSpiel games, one core.
+
+Every engine plays seeded uniformly random games (chance sampled from its explicit
+outcomes) for a fixed CPU-time budget:
+
+* ``pyspiel`` rows: one loop over the pyspiel API (``legal_actions``,
+  ``chance_outcomes``, ``apply_action``/``apply_actions``), the same code for
+  OpenSpiel's C++ ``goofspiel``, its Python ``python_liars_poker`` and the koth games
+  through `koth.interop.openspiel` (``koth_toy_duel``, ``koth_cards``, ``koth_board``);
+* ``GameState`` rows: the same loop over koth's checked ``GameState`` API, no adapter.
+
+A step is one applied move: a chance outcome, one player's action or one joint action.
+The process is pinned to one core and CPU time (not wall time) is measured, so other
+work on a shared machine slows the run but not the figures much. The last column is
+each row's speed relative to ``python_liars_poker`` (the issue's target: >= 1).
+
+Usage: python benchmarks/bench_interop_speed.py [--seconds S] [--cpu N] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # for tests.core.toy_game, the contract's worked example
+
+import pyspiel  # noqa: E402
+from open_spiel.python import games as _python_games  # noqa: E402, F401  (registers them)
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+from tests.core.toy_game import SecretDuel  # noqa: E402
+
+from koth.core.chance import sample_outcome  # noqa: E402
+from koth.core.game import Game  # noqa: E402
+from koth.core.registry import load_game  # noqa: E402
+from koth.core.state import GameState  # noqa: E402
+from koth.interop.openspiel import openspiel_game, register_openspiel_game  # noqa: E402
+from koth.interop.spec import InteropSpec  # noqa: E402
+
+REFERENCE = "python_liars_poker"
+
+
+def pyspiel_playout(game: Any, rng: random.Random) -> int:
+    """One random game over the pyspiel API; returns its number of steps."""
+    state = game.new_initial_state()
+    num_players = game.num_players()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            threshold = rng.random()
+            cumulative = 0.0
+            outcomes = state.chance_outcomes()
+            chosen = outcomes[-1][0]
+            for action, probability in outcomes:
+                cumulative += probability
+                if threshold < cumulative:
+                    chosen = action
+                    break
+            state.apply_action(chosen)
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(num_players)])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+def gamestate_playout(game: Game[Any, Any, Any], rng: random.Random) -> int:
+    """The same loop over koth's checked GameState API."""
+    state: GameState[Any, Any] = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        elif state.is_simultaneous_node():
+            state.apply_actions(
+                {p: rng.choice(state.legal_actions(p)) for p in state.acting_players()}
+            )
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+@dataclass
+class Row:
+    engine: str
+    api: str
+    games: int
+    steps: int
+    cpu_seconds: float
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.cpu_seconds if self.cpu_seconds else 0.0
+
+
+def measure(engine: str, api: str, playout: Callable[[random.Random], int], seconds: float) -> Row:
+    rng = random.Random(20240601)
+    playout(rng)  # warm caches and lazy imports outside the measurement
+    games = steps = 0
+    start = time.process_time()
+    while True:
+        steps += playout(rng)
+        games += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return Row(engine, api, games, steps, elapsed)
+
+
+def engines() -> list[tuple[str, str, Callable[[random.Random], int]]]:
+    register_openspiel_game(
+        SecretDuel,
+        InteropSpec(max_decisions=2, max_chance_nodes=2, min_utility=-2.0, max_utility=2.0),
+    )
+    rows: list[tuple[str, str, Callable[[random.Random], int]]] = []
+    for name in ("goofspiel", REFERENCE):
+        os_game = pyspiel.load_game(name)
+        rows.append((name, "pyspiel (OpenSpiel)", lambda rng, g=os_game: pyspiel_playout(g, rng)))
+    koth_games: list[Game[Any, Any, Any]] = [SecretDuel(), load_game("cards"), load_game("board")]
+    for koth_game in koth_games:
+        adapted = openspiel_game(koth_game)
+        label = f"koth {koth_game.name}"
+        rows.append(
+            (label, "pyspiel (koth adapter)", lambda rng, g=adapted: pyspiel_playout(g, rng))
+        )
+        rows.append((label, "GameState (koth)", lambda rng, g=koth_game: gamestate_playout(g, rng)))
+    return rows
+
+
+def pin_to_one_core(cpu: int | None) -> int | None:
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    chosen = cpu if cpu is not None else allowed[0]
+    os.sched_setaffinity(0, {chosen})
+    return chosen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per row")
+    parser.add_argument("--cpu", type=int, default=None, help="core to pin to")
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    args = parser.parse_args()
+    console = Console(width=110)
+    cpu = pin_to_one_core(args.cpu)
+    rows = []
+    with console.status("measuring...") as status:
+        for engine, api, playout in engines():
+            status.update(f"measuring {engine} via {api} ({args.seconds:g} s)")
+            rows.append(measure(engine, api, playout, args.seconds))
+    reference = next(r for r in rows if r.engine == REFERENCE).steps_per_second
+
+    table = Table(title=f"Random-playout speed, one core (cpu {cpu}), {args.seconds:g} s CPU each")
+    for column in ("engine", "API", "games", "steps", "steps/s", f"vs {REFERENCE}"):
+        table.add_column(column, justify="left" if column in ("engine", "API") else "right")
+    for row in rows:
+        table.add_row(
+            row.engine,
+            row.api,
+            f"{row.games:,}",
+            f"{row.steps:,}",
+            f"{row.steps_per_second:,.0f}",
+            f"{row.steps_per_second / reference:.2f}x",
+        )
+    console.print(table)
+    if args.json:
+        payload = [
+            {
+                **asdict(r),
+                "steps_per_second": r.steps_per_second,
+                "vs_reference": r.steps_per_second / reference,
+            }
+            for r in rows
+        ]
+        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

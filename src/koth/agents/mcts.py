@@ -1,0 +1,154 @@
+"""``mcts``: UCT for games with chance and simultaneous moves.
+
+The tree is keyed by the moves made since the root. Chance nodes are sampled: each
+iteration draws an outcome and follows (or grows) that outcome's child. At a
+simultaneous node every acting player picks from its own statistics without seeing the
+others' picks (decoupled UCT), and the child is keyed by the joint action.
+
+The root state is drawn from the information set each iteration. For a
+perfect-information game that is the state itself; for a game with hidden information
+``mcts`` searches determinizations in one tree, which sees no secret but suffers from
+strategy fusion: ``ismcts`` is the agent for those games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from koth.agents.base import DecisionContext, InformationSet
+from koth.agents.search import (
+    Arms,
+    ReturnScale,
+    RolloutPolicy,
+    SearchSettings,
+    rollout,
+    rollout_policy,
+)
+from koth.core.chance import sample_outcome
+from koth.core.errors import KothError
+from koth.core.game import Game
+from koth.core.players import CHANCE, NodeKind, PlayerId
+
+
+class _Node:
+    __slots__ = ("arms", "children")
+
+    def __init__(self) -> None:
+        self.arms: dict[PlayerId, Arms] = {}
+        self.children: dict[Hashable, _Node] = {}
+
+    def arms_of(self, player: PlayerId) -> Arms:
+        arms = self.arms.get(player)
+        if arms is None:
+            arms = self.arms[player] = Arms()
+        return arms
+
+
+class SearchAgent:
+    """The part of ``mcts`` and ``ismcts`` that is not the search itself."""
+
+    kind = "search"
+
+    def __init__(self, settings: SearchSettings | None = None) -> None:
+        self.settings = settings or SearchSettings()
+        self._rng = random.Random(0)
+        self._player: PlayerId = 0
+        self._policy: RolloutPolicy | None = None
+        #: iterations run for the last decision (for tests and benchmarks)
+        self.last_iterations = 0
+        self.last_root: Arms | None = None
+
+    @property
+    def name(self) -> str:
+        budget = self.settings.budget
+        parts = [self.kind]
+        if budget.iterations is not None:
+            parts.append(f"iters={budget.iterations}")
+        if budget.seconds is not None:
+            parts.append(f"seconds={budget.seconds:g}")
+        return ":".join(parts)
+
+    def reset(self, game: Game[Any, Any, Any], player: PlayerId, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._player = player
+        self._policy = rollout_policy(game, self.settings.rollout)
+
+    def act(
+        self,
+        observation_view: Mapping[str, Any],
+        legal_actions: Sequence[Any],
+        context: DecisionContext[Any, Any],
+    ) -> Any:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if self._policy is None:
+            raise KothError(f"{self.name}: act() called before reset()")
+        info = context.info_set
+        root = self._search(info, self._policy)
+        self.last_root = root
+        return root.final_choice(
+            list(legal_actions),
+            self._rng,
+            mix=context.simultaneous and self.settings.mix_simultaneous,
+        )
+
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy) -> Arms:
+        raise NotImplementedError
+
+
+class MctsAgent(SearchAgent):
+    """UCT with sampled chance and decoupled UCT at simultaneous nodes."""
+
+    kind = "mcts"
+
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy) -> Arms:
+        game, rng, settings = info.game, self._rng, self.settings
+        c, max_rollout = settings.exploration, settings.max_rollout
+        root = _Node()
+        scale = ReturnScale()
+        done = settings.budget.iterations_done()
+        count = 0
+        while not done(count):
+            count += 1
+            data = info.sample_data(rng)
+            node = root
+            path: list[tuple[Arms, PlayerId, Hashable]] = []
+            while True:
+                to_move = game.to_move(data)
+                kind = to_move.kind
+                if kind is NodeKind.TERMINAL:
+                    values = game.returns(data)
+                    break
+                key: Hashable
+                if kind is NodeKind.CHANCE:
+                    outcome = sample_outcome(game.chance_outcomes(data), rng)
+                    data = game.apply(data, CHANCE, outcome)
+                    key = ("chance", outcome)
+                elif kind is NodeKind.PLAYER:
+                    player = to_move.players[0]
+                    arms = node.arms_of(player)
+                    action = arms.select(game.legal_actions(data, player), rng, c, scale)
+                    path.append((arms, player, action))
+                    data = game.apply(data, player, action)
+                    key = ("move", action)
+                else:
+                    joint: dict[PlayerId, Any] = {}
+                    for player in to_move.players:
+                        arms = node.arms_of(player)
+                        joint[player] = arms.select(game.legal_actions(data, player), rng, c, scale)
+                        path.append((arms, player, joint[player]))
+                    data = game.apply_joint(data, joint)
+                    key = ("joint", tuple(sorted(joint.items())))
+                child = node.children.get(key)
+                if child is None:
+                    node.children[key] = _Node()
+                    values = rollout(game, data, rng, policy, max_rollout)
+                    break
+                node = child
+            scale.observe(values)
+            for arms, player, action in path:
+                arms.update(action, values[player])
+        self.last_iterations = count
+        return root.arms_of(info.player)

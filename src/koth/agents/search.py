@@ -1,0 +1,228 @@
+"""Pieces shared by the tree-search agents: budgets, bandit statistics, rollouts.
+
+Search runs on raw rules states (``Game.apply`` and friends, no framework checks): the
+states come from an information set's sampler and the actions from ``legal_actions``,
+so the checks could only cost time.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from koth.agents.heuristics import evaluator, heuristic_policy
+from koth.core.chance import sample_outcome
+from koth.core.errors import InvalidParamsError
+from koth.core.game import Game
+from koth.core.players import CHANCE, NodeKind, PlayerId
+
+RolloutPolicy = Callable[[Game[Any, Any, Any], Any, PlayerId, random.Random], Any]
+"""``(game, state_data, player, rng) -> action`` for a sampled (never the true) state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long one decision may search: a number of iterations, seconds, or both
+    (whichever ends first). Only an iteration budget is reproducible."""
+
+    iterations: int | None = 1000
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise InvalidParamsError("a search budget needs iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise InvalidParamsError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise InvalidParamsError(f"seconds must be positive, not {self.seconds}")
+
+    def iterations_done(self) -> Callable[[int], bool]:
+        """A predicate ``done(iterations_so_far)`` that starts the clock now."""
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations
+
+        def done(count: int) -> bool:
+            if limit is not None and count >= limit:
+                return True
+            return deadline is not None and count > 0 and time.perf_counter() >= deadline
+
+        return done
+
+
+class ReturnScale:
+    """The range of returns seen so far, to map values into [0, 1] for UCB (games
+    differ in scale: a stake of 2, a +-1 win, points)."""
+
+    __slots__ = ("high", "low")
+
+    def __init__(self) -> None:
+        self.low = math.inf
+        self.high = -math.inf
+
+    def observe(self, values: Sequence[float]) -> None:
+        for v in values:
+            if v < self.low:
+                self.low = v
+            if v > self.high:
+                self.high = v
+
+    def normalise(self, value: float) -> float:
+        if self.high <= self.low:
+            return 0.5
+        return (value - self.low) / (self.high - self.low)
+
+
+class Arms:
+    """Bandit statistics of one player at one node, for any subset of its actions.
+
+    Availability counts (how often an action was legal when the node was visited) make
+    UCB sound when determinizations offer different actions at the same node.
+    """
+
+    __slots__ = ("available", "totals", "visits")
+
+    def __init__(self) -> None:
+        self.visits: dict[Hashable, int] = {}
+        self.totals: dict[Hashable, float] = {}
+        self.available: dict[Hashable, int] = {}
+
+    def select(
+        self, legal: Sequence[Hashable], rng: random.Random, c: float, scale: ReturnScale
+    ) -> Hashable:
+        """UCB1 over the legal actions; untried ones first, in random order."""
+        untried = []
+        for action in legal:
+            self.available[action] = self.available.get(action, 0) + 1
+            if action not in self.visits:
+                untried.append(action)
+        if untried:
+            return untried[rng.randrange(len(untried))]
+        best: Hashable = legal[0]
+        best_score = -math.inf
+        for action in legal:
+            n = self.visits[action]
+            mean = scale.normalise(self.totals[action] / n)
+            score = mean + c * math.sqrt(math.log(self.available[action]) / n)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def update(self, action: Hashable, value: float) -> None:
+        self.visits[action] = self.visits.get(action, 0) + 1
+        self.totals[action] = self.totals.get(action, 0.0) + value
+
+    def final_choice(self, legal: Sequence[Hashable], rng: random.Random, mix: bool) -> Hashable:
+        """The most visited legal action (ties: the better mean), or with ``mix`` one
+        drawn in proportion to visits (a mixed strategy, for simultaneous moves)."""
+        counted = [a for a in legal if self.visits.get(a, 0) > 0]
+        if not counted:
+            return legal[rng.randrange(len(legal))]
+        if mix:
+            weights = [self.visits[a] for a in counted]
+            return rng.choices(counted, weights=weights)[0]
+        return max(counted, key=lambda a: (self.visits[a], self.totals[a] / self.visits[a]))
+
+    def summary(self) -> dict[str, tuple[int, float]]:
+        """Visits and mean value per action (for debugging and tests)."""
+        return {str(a): (n, self.totals[a] / n) for a, n in self.visits.items()}
+
+
+def random_rollout_policy(
+    game: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random
+) -> Any:
+    legal = game.legal_actions(data, player)
+    return legal[rng.randrange(len(legal))]
+
+
+def heuristic_rollout_policy(game: Game[Any, Any, Any]) -> RolloutPolicy:
+    """The game's heuristic, fed with the player's view of the sampled state."""
+    policy = heuristic_policy(game)
+
+    def choose(g: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random) -> Any:
+        return policy(g, player, g.view(data, player), g.legal_actions(data, player), rng)
+
+    return choose
+
+
+def rollout_policy(game: Game[Any, Any, Any], name: str) -> RolloutPolicy:
+    if name == "random":
+        return random_rollout_policy
+    if name == "heuristic":
+        return heuristic_rollout_policy(game)
+    raise InvalidParamsError(f"unknown rollout policy {name!r} (random, heuristic)")
+
+
+def rollout(
+    game: Game[Any, Any, Any],
+    data: Any,
+    rng: random.Random,
+    policy: RolloutPolicy,
+    max_steps: int,
+) -> tuple[float, ...]:
+    """Play ``data`` on with ``policy`` and sampled chance for at most ``max_steps``;
+    the returns at the end, or the game's evaluation (else zeros) if cut short."""
+    for _ in range(max_steps):
+        to_move = game.to_move(data)
+        kind = to_move.kind
+        if kind is NodeKind.TERMINAL:
+            return game.returns(data)
+        if kind is NodeKind.CHANCE:
+            data = game.apply(data, CHANCE, sample_outcome(game.chance_outcomes(data), rng))
+        elif kind is NodeKind.PLAYER:
+            player = to_move.players[0]
+            data = game.apply(data, player, policy(game, data, player, rng))
+        else:
+            joint = {p: policy(game, data, p, rng) for p in to_move.players}
+            data = game.apply_joint(data, joint)
+    if game.to_move(data).kind is NodeKind.TERMINAL:
+        return game.returns(data)
+    evaluate = evaluator(game)
+    if evaluate is not None:
+        return tuple(evaluate(game, game.view(data, None)))
+    return tuple(0.0 for _ in range(game.num_players))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """Options shared by ``mcts`` and ``ismcts`` (see ``koth.agents.registry``)."""
+
+    budget: Budget = Budget()
+    exploration: float = 1.4
+    rollout: str = "random"
+    max_rollout: int = 400
+    #: pick the final move in proportion to visits at simultaneous decisions
+    mix_simultaneous: bool = False
+
+    @staticmethod
+    def from_options(options: Mapping[str, str]) -> SearchSettings:
+        """Settings from ``name:key=value`` options: iters, seconds, c, rollout,
+        max_rollout, final (max or mix)."""
+        known = {"iters", "seconds", "c", "rollout", "max_rollout", "final"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidParamsError(
+                f"unknown search option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+        try:
+            seconds = float(options["seconds"]) if "seconds" in options else None
+            iterations = int(options["iters"]) if "iters" in options else None
+            if iterations is None and seconds is None:
+                iterations = 1000
+            final = options.get("final", "max")
+            if final not in ("max", "mix"):
+                raise InvalidParamsError(f"final must be max or mix, not {final!r}")
+            return SearchSettings(
+                budget=Budget(iterations, seconds),
+                exploration=float(options.get("c", 1.4)),
+                rollout=options.get("rollout", "random"),
+                max_rollout=int(options.get("max_rollout", 400)),
+                mix_simultaneous=final == "mix",
+            )
+        except ValueError as exc:
+            if isinstance(exc, InvalidParamsError):
+                raise
+            raise InvalidParamsError(f"bad search option: {exc}") from None

@@ -1,0 +1,1 @@
+"""Tournaments between agents (``koth simulate``): scheduling, parallel play, reports."""

@@ -1,0 +1,226 @@
+"""Tournaments: a fair schedule of games, played in worker processes.
+
+Seats rotate: game ``i`` seats agent ``(s + i) mod n`` in seat ``s``, so over a multiple
+of ``n`` games every agent plays every seat equally often. Each game is a ``GameTask``
+(plain data, picklable) run by the top-level function ``play_task``, which makes it
+safe for the ``spawn`` start method. Interrupting (KeyboardInterrupt, from Ctrl-C or
+from a callback) stops the tournament and keeps every game finished so far.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from koth.agents.base import derive_seed
+from koth.agents.play import play_match
+from koth.agents.registry import check_spec, make_agent
+from koth.core.errors import InvalidParamsError
+from koth.core.game import Game
+from koth.core.registry import load_game
+from koth.sim.collect import collect
+
+GameSummary = dict[str, Any]
+"""One finished game as JSON data: index, seed, seats (agent labels by seat), specs,
+winners (seats), winner_agents, returns, moves, decisions, truncated, termination,
+think_seconds (per seat), duration_s, stats."""
+
+ResultHook = Callable[[GameSummary], None]
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    game: str
+    agents: tuple[str, ...]
+    games: int
+    seed: int = 0
+    workers: int = 1
+    params: Mapping[str, Any] = field(default_factory=dict)
+    #: decisions after which a game is stopped and scored a draw
+    max_decisions: int | None = 20_000
+    #: modules to import in every process first (they may register extra games)
+    imports: tuple[str, ...] = ()
+
+    def load_game(self) -> Game[Any, Any, Any]:
+        for module in self.imports:
+            importlib.import_module(module)
+        return load_game(self.game, self.params)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Agent names for tables: the spec, numbered when one appears twice."""
+        labels = []
+        for index, spec in enumerate(self.agents):
+            repeated = self.agents.count(spec) > 1
+            labels.append(f"{spec}#{index + 1}" if repeated else spec)
+        return tuple(labels)
+
+
+@dataclass(frozen=True)
+class GameTask:
+    index: int
+    game: str
+    params: Mapping[str, Any]
+    specs: tuple[str, ...]
+    labels: tuple[str, ...]
+    seed: int
+    max_decisions: int | None
+    imports: tuple[str, ...]
+
+
+@dataclass
+class Tournament:
+    config: TournamentConfig
+    games: list[GameSummary]
+    interrupted: bool
+    seconds: float
+
+
+def prepare(config: TournamentConfig) -> TournamentConfig:
+    """The config checked against its game; a game with a ``num_players`` parameter is
+    given as many seats as there are agents unless the parameters say otherwise."""
+    params = dict(config.params)
+    for module in config.imports:
+        importlib.import_module(module)
+    game = load_game(config.game, params)
+    if (
+        game.num_players != len(config.agents)
+        and "num_players" in game.params_type.model_fields
+        and "num_players" not in params
+    ):
+        params["num_players"] = len(config.agents)
+        game = load_game(config.game, params)
+    if game.num_players != len(config.agents):
+        raise InvalidParamsError(
+            f"{config.game} ({game.describe_params()}) seats {game.num_players} players "
+            f"but {len(config.agents)} agents were given"
+        )
+    if config.games < 1:
+        raise InvalidParamsError(f"--games must be at least 1, not {config.games}")
+    for spec in config.agents:
+        check_spec(spec, game)
+    return TournamentConfig(
+        game=config.game,
+        agents=config.agents,
+        games=config.games,
+        seed=config.seed,
+        workers=max(1, config.workers),
+        params=game.params.to_json(),
+        max_decisions=config.max_decisions,
+        imports=config.imports,
+    )
+
+
+def schedule(config: TournamentConfig) -> list[GameTask]:
+    """Every game of the tournament, with rotated seats and derived seeds."""
+    n = len(config.agents)
+    labels = config.labels
+    tasks = []
+    for index in range(config.games):
+        order = [(seat + index) % n for seat in range(n)]
+        tasks.append(
+            GameTask(
+                index=index,
+                game=config.game,
+                params=dict(config.params),
+                specs=tuple(config.agents[i] for i in order),
+                labels=tuple(labels[i] for i in order),
+                seed=derive_seed(config.seed, "game", index),
+                max_decisions=config.max_decisions,
+                imports=config.imports,
+            )
+        )
+    return tasks
+
+
+def play_task(task: GameTask) -> GameSummary:
+    """Play one scheduled game (a top-level function: worker processes import it)."""
+    for module in task.imports:
+        importlib.import_module(module)
+    game = load_game(task.game, task.params)
+    started = time.perf_counter()
+    result = play_match(
+        game, [make_agent(spec) for spec in task.specs], task.seed, max_decisions=task.max_decisions
+    )
+    outcome = result.outcome
+    return {
+        "index": task.index,
+        "seed": task.seed,
+        "seats": list(task.labels),
+        "specs": list(task.specs),
+        "winners": list(result.winners),
+        "winner_agents": [task.labels[w] for w in result.winners],
+        "returns": list(result.returns),
+        "moves": result.moves,
+        "decisions": result.decisions,
+        "truncated": result.truncated,
+        "termination": outcome.termination.value if outcome else "truncated",
+        "think_seconds": [round(s, 4) for s in result.think_seconds],
+        "duration_s": round(time.perf_counter() - started, 4),
+        "stats": collect(game, result.final_state),
+    }
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    # the pool's own shutdown would let every game in progress run to its end
+    workers = dict(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers.values():
+        process.terminate()
+    for process in workers.values():
+        process.join(timeout=5)
+
+
+def run_tournament(config: TournamentConfig, on_result: ResultHook | None = None) -> Tournament:
+    """Play every game of ``config`` (prepared with ``prepare``), calling ``on_result``
+    after each one. A KeyboardInterrupt (Ctrl-C, or raised by ``on_result``) ends the
+    tournament early; the games finished by then are kept and ``interrupted`` is set."""
+    tasks = schedule(config)
+    finished: list[GameSummary] = []
+    interrupted = False
+    started = time.perf_counter()
+
+    def keep(summary: GameSummary) -> None:
+        finished.append(summary)
+        if on_result is not None:
+            on_result(summary)
+
+    try:
+        if config.workers <= 1:
+            for task in tasks:
+                keep(play_task(task))
+        else:
+            _run_parallel(tasks, config.workers, keep)
+    except KeyboardInterrupt:
+        interrupted = True
+    finished.sort(key=lambda g: int(g["index"]))
+    return Tournament(config, finished, interrupted, time.perf_counter() - started)
+
+
+def _run_parallel(tasks: Sequence[GameTask], workers: int, keep: ResultHook) -> None:
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_ignore_interrupts,
+    )
+    try:
+        pending: set[Future[GameSummary]] = {pool.submit(play_task, t) for t in tasks}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: int(f.result()["index"])):
+                keep(future.result())
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)

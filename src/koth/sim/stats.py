@@ -1,0 +1,163 @@
+"""Tournament statistics: Wilson intervals, Elo ratings, tallies per agent and seat.
+
+Everything here works on the JSON game entries of ``results.json`` (see
+``koth.sim.runner.GameSummary``), so a report can be rebuilt from the file alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+#: the normal quantile of a two-sided 95% interval
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (0..1 both ends).
+
+    Unlike the normal approximation it stays inside [0, 1] and is sensible at 0 or n
+    successes, which tournaments between unequal agents produce all the time.
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes out of {trials} trials")
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def pairwise_scores(
+    games: Sequence[Mapping[str, Any]],
+) -> dict[tuple[str, str], tuple[float, int]]:
+    """For each ordered pair of agents (a, b): (points a scored against b, games).
+
+    A game of n seats counts as one encounter per pair of seats held by different
+    agents: a winner beats each non-winner (1 point), two winners or two non-winners
+    draw (1/2 each).
+    """
+    table: dict[tuple[str, str], list[float]] = {}
+    for game in games:
+        seats: list[str] = game["seats"]
+        winners = set(game["winners"])
+        for i, j in combinations(range(len(seats)), 2):
+            a, b = seats[i], seats[j]
+            if a == b:
+                continue
+            tied = (i in winners) == (j in winners)
+            score = 0.5 if tied else float(i in winners)
+            for key, points in (((a, b), score), ((b, a), 1 - score)):
+                entry = table.setdefault(key, [0.0, 0.0])
+                entry[0] += points
+                entry[1] += 1
+    return {key: (points, int(n)) for key, (points, n) in table.items()}
+
+
+def fit_elo(
+    scores: Mapping[tuple[str, str], tuple[float, int]],
+    agents: Sequence[str],
+    *,
+    prior_draws: float = 1.0,
+    mean: float = 1500.0,
+    iterations: int = 10_000,
+    tolerance: float = 1e-12,
+) -> dict[str, float]:
+    """Elo ratings that best explain ``scores`` (Bradley-Terry maximum likelihood).
+
+    The MM algorithm of Hunter (2004) fits strengths g so that a beats b with
+    probability g_a / (g_a + g_b); Elo is 400 log10 g, shifted to average ``mean``.
+    Draws count half a win each way. ``prior_draws`` virtual draws between every pair
+    keep an agent that won (or lost) every game at a finite rating; with 0 the fit is
+    the plain maximum-likelihood one (an unbeaten agent then diverges).
+    """
+    names = list(dict.fromkeys(agents))
+    points: dict[tuple[str, str], float] = {}
+    played: dict[tuple[str, str], float] = {}
+    for a, b in combinations(names, 2):
+        pa, n = scores.get((a, b), (0.0, 0))
+        pb = scores.get((b, a), (0.0, 0))[0]
+        points[(a, b)] = pa + prior_draws / 2
+        points[(b, a)] = pb + prior_draws / 2
+        played[(a, b)] = played[(b, a)] = n + prior_draws
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(iterations):
+        updated: dict[str, float] = {}
+        for a in names:
+            won = sum(points[(a, b)] for b in names if b != a)
+            weight = sum(
+                played[(a, b)] / (strength[a] + strength[b])
+                for b in names
+                if b != a and played[(a, b)] > 0
+            )
+            updated[a] = won / weight if weight > 0 else strength[a]
+        # the scale is free: fix the geometric mean at 1 (guarding against a zero score)
+        logs = [math.log(max(v, 1e-300)) for v in updated.values()]
+        shift = math.exp(sum(logs) / len(logs))
+        updated = {a: max(v, 1e-300) / shift for a, v in updated.items()}
+        change = max(abs(math.log(updated[a]) - math.log(strength[a])) for a in names)
+        strength = updated
+        if change < tolerance:
+            break
+    return {a: mean + 400 * math.log10(strength[a]) for a in names}
+
+
+@dataclass
+class Tally:
+    """Wins, draws and losses of one agent or one seat."""
+
+    games: int = 0
+    wins: int = 0
+    shared: int = 0
+    losses: int = 0
+    returns: list[float] = field(default_factory=list)
+
+    @property
+    def draws(self) -> int:
+        return self.games - self.wins - self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_return(self) -> float:
+        return sum(self.returns) / len(self.returns) if self.returns else 0.0
+
+
+def _score(tally: Tally, seat: int, game: Mapping[str, Any]) -> None:
+    winners = game["winners"]
+    tally.games += 1
+    tally.returns.append(float(game["returns"][seat]))
+    if winners == [seat]:
+        tally.wins += 1
+    elif seat in winners:
+        tally.shared += 1  # a shared win or a draw among leaders: not a (sole) win
+    elif winners:
+        tally.losses += 1
+
+
+def tally_agents(games: Sequence[Mapping[str, Any]], agents: Sequence[str]) -> dict[str, Tally]:
+    """Per agent: a win is being the sole winner; no winner or several is a draw."""
+    tallies = {a: Tally() for a in agents}
+    for game in games:
+        for seat, agent in enumerate(game["seats"]):
+            _score(tallies.setdefault(agent, Tally()), seat, game)
+    return tallies
+
+
+def tally_seats(games: Sequence[Mapping[str, Any]], num_seats: int) -> list[Tally]:
+    tallies = [Tally() for _ in range(num_seats)]
+    for game in games:
+        for seat in range(len(game["seats"])):
+            _score(tallies[seat], seat, game)
+    return tallies
