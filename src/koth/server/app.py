@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from koth import __version__
 from koth.core.errors import KothError
 from koth.server.errors import api_error_from
+from koth.server.quiz import include_quiz, quiz_lifespan
 from koth.server.routes import games, lobby, pages, records
 from koth.server.schemas import ErrorResponse
 from koth.server.services.games import GameService
@@ -63,7 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.worker = worker
         await worker.resume_all()
         try:
-            yield
+            async with quiz_lifespan(app, engine):
+                yield
         finally:
             await worker.stop()
             engine.dispose()
@@ -81,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router, responses=ERROR_RESPONSES)
     app.include_router(records.router, responses=ERROR_RESPONSES)
     app.include_router(pages.router)
+    include_quiz(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 

@@ -125,13 +125,19 @@ def click_one(page: Any, rng: Any) -> bool:
     except Exception:  # re-rendered under the cursor by a live update: look again
         return True
     if not selecting:  # an action: wait until the page shows its result
-        page.wait_for_function(
-            "(v) => { const t = document.querySelector('#table');"
-            " return t.dataset.version !== v || t.dataset.finished === 'true' ||"
-            " document.querySelectorAll('#table [data-action-id]').length === 0; }",
-            arg=before,
-            timeout=30_000,
-        )
+        try:
+            page.wait_for_function(
+                "(v) => { const t = document.querySelector('#table');"
+                " return t.dataset.version !== v || t.dataset.finished === 'true' ||"
+                " document.querySelectorAll('#table [data-action-id]').length === 0; }",
+                arg=before,
+                timeout=30_000,
+            )
+        except Exception:
+            # The click landed on a target that a live update had just replaced, so the
+            # server refused it and nothing changed: the caller looks at the page again
+            # (and its own deadline still bounds the game).
+            return True
     return True
 
 

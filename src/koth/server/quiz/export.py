@@ -1,0 +1,158 @@
+"""Exports of a hosted event: the engine's protocol JSON (``koth quiz score`` replays it to
+the same result), the results JSON and a CSV of every team's move on every question."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from koth.server.quiz.model import EventModel, Part, Question
+from koth.server.quiz.views import results_document
+
+CSV_COLUMNS = [
+    "part",
+    "question",
+    "team",
+    "place",
+    "declaration",
+    "late_declaration",
+    "answer",
+    "time_s",
+    "correct",
+    "steps",
+    "points_gained",
+    "position",
+    "points",
+    "spur",
+    "partner",
+    "king",
+    "void",
+    "notes",
+]
+
+
+def _question(part: Part, q: Question) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "declarations": dict(q.declarations),
+        "answers": {
+            team: {"correct": q.judged_at_close[team], "time": answer.time}
+            for team, answer in q.answers.items()
+        },
+    }
+    late = {team: declared for team, declared in q.late}
+    if late:
+        out["late_declarations"] = late
+    if q.partner_flag:
+        out["partner"] = True
+    # an appeal made after question k closed replays right after question k (Q26)
+    corrections = [
+        {"question": a.question, "team": a.team, "correct": a.correct}
+        for a in part.appeals
+        if a.after_question == q.number
+    ]
+    if corrections:
+        out["corrections"] = corrections
+    return out
+
+
+def _part_body(part: Part) -> dict[str, Any]:
+    return {
+        "questions": [_question(part, q) for q in part.questions if q.resolved],
+        "lightning": [
+            {"teams": lq.teams, "answers": {t: {"correct": t in lq.right} for t in lq.teams}}
+            for lq in part.lightning
+        ],
+    }
+
+
+def _spurs(part: Part) -> dict[str, list[int]]:
+    return {t: sorted(c) for t, c in part.config.spurs.items() if c}
+
+
+def protocol_document(model: EventModel) -> dict[str, Any]:
+    """The event as a protocol of the quiz engine (docs/rules/quiz.md, Q32)."""
+    settings = model.config
+    common: dict[str, Any] = {
+        "steps": settings.steps,
+        "hold_moves": settings.hold_moves,
+        "backup_questions": settings.backup_questions,
+        "partner_questions": sorted(settings.partner_questions),
+        "prize_places": settings.prize_places,
+    }
+    if settings.format == "single":
+        part = model.part
+        teams = list(part.config.teams) if part is not None else sorted(model.teams)
+        doc: dict[str, Any] = {
+            "config": {
+                **common,
+                "questions": settings.questions,
+                "spurs": _spurs(part) if part is not None else {},
+            },
+            "teams": teams,
+            **(_part_body(part) if part is not None else {"questions": [], "lightning": []}),
+        }
+        if part is not None and part.breaks:
+            doc["breaks"] = [b for b in part.breaks if b > 0]
+        return doc
+    parts = []
+    for part in model.parts:
+        parts.append(
+            {
+                "name": part.name,
+                "teams": list(part.config.teams),
+                "config": {"questions": part.config.questions, "spurs": _spurs(part)},
+                **_part_body(part),
+            }
+        )
+    return {
+        "format": {"kind": "semifinals", "qualifiers": settings.qualifiers},
+        "config": common,
+        "parts": parts,
+    }
+
+
+def results_csv(model: EventModel) -> str:
+    """One row per part, question and team (the club's "figures")."""
+    doc = results_document(model)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for part in doc["parts"]:
+        places = {t["name"]: t["place"] for t in part["standings"]["teams"]}
+        for q in part["questions"]:
+            for row in q["rows"]:
+                writer.writerow(
+                    {
+                        "part": part["name"],
+                        "question": q["question"],
+                        "team": row["team"],
+                        "place": places.get(row["team"], ""),
+                        "declaration": row["declaration"],
+                        "late_declaration": " ".join(row["late"]),
+                        "answer": _cell(row.get("answer") or ""),
+                        "time_s": "" if row["time"] is None else row["time"],
+                        "correct": _yes_no(row["correct"]),
+                        "steps": row.get("steps", ""),
+                        "points_gained": row.get("gained", ""),
+                        "position": row.get("position", ""),
+                        "points": row.get("points", ""),
+                        "spur": _yes_no(row.get("spur")),
+                        "partner": _yes_no(q["partner"]),
+                        "king": _yes_no(row.get("king")),
+                        "void": _yes_no(row["void"]),
+                        "notes": "; ".join(row.get("notes", [])),
+                    }
+                )
+    return buffer.getvalue()
+
+
+def _cell(text: str) -> str:
+    # a spreadsheet must not run an answer such as "=HYPERLINK(...)" as a formula
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def _yes_no(value: Any) -> str:
+    if value is None:
+        return ""
+    return "yes" if value else "no"

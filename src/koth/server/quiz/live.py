@@ -1,0 +1,244 @@
+"""One live quiz event in memory: a group-commit writer and the WebSocket listeners.
+
+Writes: requests queue their op and wait. One writer task takes everything queued,
+folds each op into the model (a refused op fails alone), appends the accepted ones to
+the log in ONE transaction and only then answers the requests; if the commit fails,
+the model is reloaded from the database and the requests get an error. So nothing is
+acknowledged, sent to a listener or visible in a response before it is stored, and a
+burst of 1,000 answers costs a handful of commits, not 1,000.
+
+Reads take the same lock, so they never see an op that is not yet committed.
+
+Listeners are keyed by audience ("judge", "projector", "team:<name>"); after a write
+the affected audiences are marked dirty and a broadcaster sends each listener the
+message its audience's view function builds, coalescing bursts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from koth.core.errors import KothError
+from koth.server.quiz import ops, views
+from koth.server.quiz.errors import StorageError
+from koth.server.quiz.model import EventModel
+from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
+
+log = logging.getLogger(__name__)
+
+#: a listener that does not take a message within this time is dropped (it reconnects)
+SEND_TIMEOUT_S = 5.0
+#: ops folded and committed together at most
+MAX_BATCH = 500
+#: a burst of changes within this time reaches listeners as one message
+COALESCE_S = 0.05
+
+JUDGE = "judge"
+PROJECTOR = "projector"
+
+
+def team_key(team: str) -> str:
+    return f"team:{team}"
+
+
+class Sink(Protocol):
+    async def send_json(self, data: Any, mode: str = "text") -> None: ...
+
+
+@dataclass(eq=False)
+class Listener:
+    sink: Sink
+    key: str
+    closed: bool = field(default=False)
+
+
+def load_model(repo: QuizRepository, event_id: str) -> EventModel:
+    """Fold the stored log (at start-up, after a restart, after a failed commit)."""
+    model = EventModel(event_id)
+    for entry in repo.log(event_id):
+        model.apply(ops.op_from_json(entry.payload), entry.seq)
+    return model
+
+
+class LiveEvent:
+    def __init__(self, stored: StoredEvent, repo: QuizRepository, model: EventModel) -> None:
+        self.stored = stored
+        self.repo = repo
+        self.model = model
+        self.lock = asyncio.Lock()
+        self._queue: list[tuple[ops.Op, asyncio.Future[int]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._listeners: dict[str, set[Listener]] = {}
+        self._dirty: set[str] = set()
+        self._broadcaster: asyncio.Task[None] | None = None
+        self._timer_call: asyncio.TimerHandle | None = None
+
+    @property
+    def event_id(self) -> str:
+        return self.stored.id
+
+    # ------------------------------------------------------------------- writes
+    async def submit(self, op: ops.Op) -> int:
+        """Queue ``op``; returns its log seq once committed (or raises why it was refused)."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.append((op, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_all())
+        return await future
+
+    async def _write_all(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            done: list[tuple[ops.Op, asyncio.Future[int], int]] = []
+            async with self.lock:
+                for op, future in batch:
+                    if future.done():  # the request went away before its turn
+                        continue
+                    seq = self.model.seq + 1
+                    try:
+                        self.model.apply(op, seq)
+                    except KothError as exc:
+                        future.set_exception(exc)
+                        continue
+                    except Exception as exc:  # a defect: do not trust the model any more
+                        log.exception("quiz op %s failed", op.kind)
+                        error = StorageError(f"internal error: {exc}; nothing was stored")
+                        for _op, other, _seq in [(op, future, 0), *done]:
+                            if not other.done():
+                                other.set_exception(error)
+                        await self._reload()
+                        done = []
+                        continue
+                    done.append((op, future, seq))
+                entries = [
+                    LogEntry(seq, ops.op_to_json(op), getattr(op, "submission_id", None))
+                    for op, _f, seq in done
+                ]
+                try:
+                    await asyncio.to_thread(self.repo.append, self.event_id, entries)
+                except Exception as exc:
+                    log.warning("quiz log append failed: %s", exc)
+                    await self._reload()
+                    error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
+                    for _op, future, _seq in done:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+            for op, future, seq in done:
+                if not future.done():
+                    future.set_result(seq)
+                self._mark(op)
+            self.notify_after_write()
+
+    async def _reload(self) -> None:
+        self.model = await asyncio.to_thread(load_model, self.repo, self.event_id)
+        self._dirty.add("*")
+        self.notify_after_write()
+
+    # -------------------------------------------------------------------- reads
+    async def read(self, build: Callable[[EventModel, float], Any]) -> Any:
+        """``build(model, now)`` under the lock (never sees uncommitted ops)."""
+        async with self.lock:
+            return build(self.model, time.time())
+
+    def message_for(self, key: str, now: float) -> dict[str, Any]:
+        """The one message of audience ``key`` (a team, the projector or the judge)."""
+        if key == JUDGE:
+            return views.judge_message(self.model, now)
+        if key == PROJECTOR:
+            return views.projector_message(self.model, now)
+        return views.team_message(self.model, key.removeprefix("team:"), now)
+
+    # ---------------------------------------------------------------- listeners
+    def subscribe(self, key: str, sink: Sink) -> Listener:
+        listener = Listener(sink, key)
+        self._listeners.setdefault(key, set()).add(listener)
+        return listener
+
+    def unsubscribe(self, listener: Listener) -> None:
+        listener.closed = True
+        group = self._listeners.get(listener.key)
+        if group is not None:
+            group.discard(listener)
+            if not group:
+                del self._listeners[listener.key]
+
+    def listener_count(self) -> int:
+        return sum(len(g) for g in self._listeners.values())
+
+    def _mark(self, op: ops.Op) -> None:
+        if isinstance(op, ops.Answered):
+            self._dirty.update({team_key(op.team), JUDGE, PROJECTOR})
+        elif isinstance(op, ops.Declared):
+            self._dirty.update({team_key(op.team), JUDGE})
+        elif isinstance(op, ops.Judged):
+            self._dirty.update({JUDGE, *(team_key(t) for t in op.teams)})
+        elif isinstance(op, ops.TeamJoined | ops.TeamDevice):
+            self._dirty.update({JUDGE, PROJECTOR, team_key(op.team)})
+        else:
+            self._dirty.add("*")
+        if isinstance(op, ops.AnsweringOpened | ops.TimerResumed | ops.TimerExtended):
+            self._schedule_time_up()
+
+    def _schedule_time_up(self) -> None:
+        # when the time runs out every page must learn that answering closed
+        part = self.model.part
+        q = part.open_question if part is not None else None
+        if q is None or q.timer is None:
+            return
+        if self._timer_call is not None:
+            self._timer_call.cancel()
+        delay = q.timer.remaining(time.time()) + 0.05
+        loop = asyncio.get_running_loop()
+        self._timer_call = loop.call_later(delay, self._time_up)
+
+    def _time_up(self) -> None:
+        self._dirty.add("*")
+        self._kick()
+
+    def _kick(self) -> None:
+        if self._broadcaster is None or self._broadcaster.done():
+            self._broadcaster = asyncio.create_task(self._broadcast())
+
+    async def _broadcast(self) -> None:
+        while self._dirty:
+            await asyncio.sleep(COALESCE_S)
+            dirty, self._dirty = self._dirty, set()
+            keys = set(self._listeners) if "*" in dirty else dirty & set(self._listeners)
+            if not keys:
+                continue
+            async with self.lock:
+                now = time.time()
+                messages = {key: self.message_for(key, now) for key in keys}
+            sends = [
+                self._send(listener, messages[key])
+                for key in keys
+                for listener in list(self._listeners.get(key, ()))
+            ]
+            await asyncio.gather(*sends)
+
+    async def _send(self, listener: Listener, message: dict[str, Any]) -> None:
+        try:
+            await asyncio.wait_for(listener.sink.send_json(message), SEND_TIMEOUT_S)
+        except Exception:  # gone or stuck: it reconnects and gets the full picture
+            log.debug("dropping a quiz listener of %s", self.event_id, exc_info=True)
+            self.unsubscribe(listener)
+
+    def notify_after_write(self) -> None:
+        if self._dirty:
+            self._kick()
+
+    async def close(self) -> None:
+        if self._timer_call is not None:
+            self._timer_call.cancel()
+        for task in (self._writer, self._broadcaster):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

@@ -1,0 +1,558 @@
+"""A hosted quiz event as a fold of its log: teams, parts, questions, answers, timers.
+
+:meth:`EventModel.apply` validates an op completely before it changes anything (the
+quiz engine's ``apply_event`` is pure), so a refused op leaves the model as it was.
+The engine state of each part is derived from the ops; the model adds what the engine
+does not keep: answer texts, receive times, timers, appeals and their comments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from koth.core.errors import InvalidParamsError
+from koth.games.quiz import (
+    AnswerJudged,
+    AnswerReceived,
+    DeclarationMade,
+    DeclarationsLocked,
+    JudgementCorrected,
+    PartnerFlagged,
+    QuestionClosed,
+    QuizConfig,
+    QuizEvent,
+    QuizState,
+    apply_event,
+    initial_state,
+    make_config,
+    situation,
+)
+from koth.games.quiz import BreakTaken as EngineBreak
+from koth.games.quiz import LightningQuestion as EngineLightning
+from koth.games.quiz import QuestionOpened as EngineOpened
+from koth.games.quiz.events import LightningAnswer
+from koth.server.quiz import ops
+from koth.server.quiz.errors import (
+    AlreadyAnsweredError,
+    AnsweringClosedError,
+    InvalidQuizRequestError,
+    NameTakenError,
+    NotFoundError,
+    QuizConflictError,
+)
+
+
+@dataclass
+class Team:
+    name: str
+    token_hashes: set[str] = field(default_factory=set)
+    recovery_hash: str | None = None
+
+    @property
+    def has_device(self) -> bool:
+        return bool(self.token_hashes)
+
+
+@dataclass
+class Timer:
+    """Answering time, from server timestamps; clients only display it."""
+
+    seconds: float
+    started_at: float
+    paused_at: float | None = None
+    paused_total: float = 0.0
+    closed_at: float | None = None
+
+    def elapsed(self, now: float) -> float:
+        end = now
+        if self.closed_at is not None:
+            end = min(end, self.closed_at)
+        if self.paused_at is not None:
+            end = min(end, self.paused_at)
+        return max(0.0, end - self.started_at - self.paused_total)
+
+    def remaining(self, now: float) -> float:
+        return max(0.0, self.seconds - self.elapsed(now))
+
+    def accepts(self, at: float) -> bool:
+        """An answer received at ``at`` is in time (pausing stops the clock, not answering)."""
+        if self.closed_at is not None and at >= self.closed_at:
+            return False
+        return at >= self.started_at and self.remaining(at) > 0
+
+    def is_open(self, now: float) -> bool:
+        return self.closed_at is None and self.remaining(now) > 0
+
+
+@dataclass
+class Answer:
+    question: int
+    team: str
+    text: str
+    key: str
+    at: float
+    time: float
+    """seconds since the question was read (Q16)"""
+    submission_id: str
+    by: str
+    seq: int
+    judged: bool | None = None
+
+
+@dataclass
+class Appeal:
+    question: int
+    team: str
+    correct: bool
+    comment: str
+    at: float
+    after_question: int
+    """the last question closed when the appeal was made (where the protocol puts it)"""
+    downgraded: list[str] = field(default_factory=list)
+    """downgrades the correction caused, as the engine reported them"""
+
+
+@dataclass
+class Question:
+    number: int
+    declarations: dict[str, ops.Declaration] = field(default_factory=dict)
+    late: list[tuple[str, ops.Declaration]] = field(default_factory=list)
+    locked_at: float | None = None
+    timer: Timer | None = None
+    answers: dict[str, Answer] = field(default_factory=dict)
+    partner_flag: bool = False
+    resolved: bool = False
+    judged_at_close: dict[str, bool] = field(default_factory=dict)
+
+
+@dataclass
+class Part:
+    name: str
+    config: QuizConfig
+    state: QuizState
+    questions: list[Question] = field(default_factory=list)
+    appeals: list[Appeal] = field(default_factory=list)
+    lightning: list[ops.Lightning] = field(default_factory=list)
+    breaks: list[int] = field(default_factory=list)
+    memo: dict[str, tuple[tuple[Any, ...], Any]] = field(default_factory=dict)
+    """views computed once per engine state (see koth.server.quiz.views)"""
+
+    @property
+    def open_question(self) -> Question | None:
+        if self.questions and not self.questions[-1].resolved:
+            return self.questions[-1]
+        return None
+
+    @property
+    def settled(self) -> bool:
+        """Over, with every tie for a prize place (or across the cut) settled."""
+        return self.state.finished and not situation(self.state).lightning_required
+
+
+def part_names(settings: ops.EventSettings) -> list[str]:
+    return ["game"] if settings.format == "single" else ["semifinal 1", "semifinal 2", "final"]
+
+
+class EventModel:
+    """The whole event; ``seq`` is the number of log rows folded so far."""
+
+    def __init__(self, event_id: str) -> None:
+        self.event_id = event_id
+        self.seq = 0
+        self.settings: ops.EventSettings | None = None
+        self.spur_seed = 0
+        self.teams: dict[str, Team] = {}
+        self.by_token: dict[str, str] = {}
+        self.submissions: dict[str, Answer] = {}
+        self.parts: list[Part] = []
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def config(self) -> ops.EventSettings:
+        if self.settings is None:
+            raise QuizConflictError("the event has not been created")
+        return self.settings
+
+    @property
+    def part(self) -> Part | None:
+        return self.parts[-1] if self.parts else None
+
+    @property
+    def started(self) -> bool:
+        return bool(self.parts)
+
+    @property
+    def finished(self) -> bool:
+        """The whole event is over: its last part ended with every prize tie settled."""
+        part = self.part
+        if part is None or not part.settled:
+            return False
+        return len(self.parts) == len(part_names(self.config))
+
+    def team_by_token_hash(self, token_hash: str) -> str | None:
+        return self.by_token.get(token_hash)
+
+    def current_part(self) -> Part:
+        part = self.part
+        if part is None:
+            raise QuizConflictError("the game has not started yet")
+        return part
+
+    def open_question(self) -> tuple[Part, Question]:
+        part = self.current_part()
+        q = part.open_question
+        if q is None:
+            raise QuizConflictError("no question is open")
+        return part, q
+
+    def next_part_teams(self) -> tuple[str, list[str]] | None:
+        """The name and teams of the next part to start (None: no part is left)."""
+        names = part_names(self.config)
+        k = len(self.parts)
+        if k >= len(names):
+            return None
+        teams = list(self.teams)
+        if self.config.format == "single":
+            return names[0], teams
+        if k < 2:
+            # semifinal groups: teams in join order, dealt alternately
+            return names[k], teams[k::2]
+        qualified: list[str] = []
+        for part in self.parts:
+            qualified.extend(situation(part.state).qualified or [])
+        return names[2], qualified
+
+    # -------------------------------------------------------------------- apply
+    def apply(self, op: ops.Op, seq: int) -> None:
+        """Validate ``op`` and fold it in as log row ``seq``; raises and changes nothing
+        when the op is not allowed now."""
+        if seq != self.seq + 1:
+            raise QuizConflictError(f"log row {seq} follows row {self.seq}")
+        if self.settings is None and not isinstance(op, ops.Created):
+            raise QuizConflictError("the first log row must create the event")
+        handler = getattr(self, f"_on_{op.kind}")
+        handler(op, seq)
+        self.seq = seq
+
+    def fold(self, rows: Iterable[ops.Op]) -> None:
+        for op in rows:
+            self.apply(op, self.seq + 1)
+
+    # ------------------------------------------------------------------ handlers
+    def _on_created(self, op: ops.Created, _seq: int) -> None:
+        if self.settings is not None:
+            raise QuizConflictError("the event already exists")
+        check_settings(op.settings)
+        self.settings = op.settings
+        self.spur_seed = op.spur_seed
+        for name in op.settings.teams:
+            self.teams[ops.clean_name(name)] = Team(ops.clean_name(name))
+
+    def _on_team_joined(self, op: ops.TeamJoined, _seq: int) -> None:
+        name = op.team
+        check_team_name(name)
+        existing = self.teams.get(name)
+        if existing is not None and (existing.has_device or op.token_hash is None):
+            raise NameTakenError(
+                f"a team called {name!r} has already joined; use your recovery code to "
+                "move it to this phone"
+            )
+        if existing is None and self.started:
+            raise QuizConflictError("the game has started: new teams can no longer join")
+        if op.token_hash is not None and op.token_hash in self.by_token:
+            raise InvalidQuizRequestError("token already in use")
+        team = existing or Team(name)
+        if op.token_hash is not None:
+            team.token_hashes.add(op.token_hash)
+            self.by_token[op.token_hash] = name
+        team.recovery_hash = op.recovery_hash or team.recovery_hash
+        self.teams[name] = team
+
+    def _on_team_device(self, op: ops.TeamDevice, _seq: int) -> None:
+        team = self.teams.get(op.team)
+        if team is None:
+            raise NotFoundError(f"no team {op.team!r}")
+        if op.token_hash in self.by_token:
+            raise InvalidQuizRequestError("token already in use")
+        team.token_hashes.add(op.token_hash)
+        self.by_token[op.token_hash] = op.team
+
+    def _on_part_started(self, op: ops.PartStarted, _seq: int) -> None:
+        wanted = self.next_part_teams()
+        if wanted is None:
+            raise QuizConflictError("every part of the event has been played")
+        part = self.part
+        if part is not None and not part.settled:
+            why = "is still running" if not part.state.finished else "has an unsettled tie"
+            raise QuizConflictError(f"{part.name} {why}: play the lightning round first")
+        name, teams = wanted
+        if op.name != name or list(op.teams) != teams:
+            raise QuizConflictError(f"the next part is {name} with teams {teams}")
+        config = part_config(self.config, len(self.parts), op.teams, op.spurs)
+        self.parts.append(Part(name, config, initial_state(config)))
+
+    def _on_question_opened(self, op: ops.QuestionOpened, _seq: int) -> None:
+        part = self.current_part()
+        state = _engine(part.state, [EngineOpened(op.question)])
+        part.state = state
+        part.questions.append(Question(op.question))
+
+    def _on_declared(self, op: ops.Declared, _seq: int) -> None:
+        part, q = self._question(op.question)
+        self._plays(part, op.team)
+        part.state = _engine(part.state, [DeclarationMade(op.question, op.team, op.declaration)])
+        if q.locked_at is None:
+            if op.declaration == "ordinary":
+                q.declarations.pop(op.team, None)
+            else:
+                q.declarations[op.team] = op.declaration
+        elif op.declaration != "ordinary":
+            q.late.append((op.team, op.declaration))
+
+    def _on_locked(self, op: ops.Locked, _seq: int) -> None:
+        part, q = self._question(op.question)
+        part.state = _engine(part.state, [DeclarationsLocked(op.question)])
+        q.locked_at = op.at
+
+    def _on_answering_opened(self, op: ops.AnsweringOpened, _seq: int) -> None:
+        _part, q = self._question(op.question)
+        if q.locked_at is None:
+            raise QuizConflictError("read the question (lock declarations) before answering opens")
+        if op.seconds <= 0:
+            raise InvalidQuizRequestError("the answering time must be positive")
+        q.timer = Timer(op.seconds, op.at)
+
+    def _timer(self, question: int) -> Timer:
+        _part, q = self._question(question)
+        if q.timer is None:
+            raise QuizConflictError("answering has not been opened")
+        return q.timer
+
+    def _on_timer_paused(self, op: ops.TimerPaused, _seq: int) -> None:
+        timer = self._timer(op.question)
+        if not timer.is_open(op.at) or timer.paused_at is not None:
+            raise QuizConflictError("the timer is not running")
+        timer.paused_at = op.at
+
+    def _on_timer_resumed(self, op: ops.TimerResumed, _seq: int) -> None:
+        timer = self._timer(op.question)
+        if timer.paused_at is None or timer.closed_at is not None:
+            raise QuizConflictError("the timer is not paused")
+        timer.paused_total += max(0.0, op.at - timer.paused_at)
+        timer.paused_at = None
+
+    def _on_timer_extended(self, op: ops.TimerExtended, _seq: int) -> None:
+        timer = self._timer(op.question)
+        if timer.closed_at is not None:
+            raise QuizConflictError("answering was closed; open it again instead")
+        if op.seconds <= 0:
+            raise InvalidQuizRequestError("an extension must be positive")
+        # after the time ran out, the extension counts from now, not from the old end
+        timer.seconds = max(timer.seconds, timer.elapsed(op.at)) + op.seconds
+
+    def _on_answering_closed(self, op: ops.AnsweringClosed, _seq: int) -> None:
+        timer = self._timer(op.question)
+        if timer.closed_at is not None:
+            raise QuizConflictError("answering is already closed")
+        timer.closed_at = op.at
+
+    def _on_answered(self, op: ops.Answered, seq: int) -> None:
+        part = self.current_part()
+        if 1 <= op.question <= len(part.questions) and part.questions[op.question - 1].resolved:
+            raise AnsweringClosedError(
+                f"question {op.question} is over: the answer was not accepted"
+            )
+        part, q = self._question(op.question)
+        self._plays(part, op.team)
+        text = op.text.strip()
+        if not text or len(text) > ops.ANSWER_MAX:
+            raise InvalidQuizRequestError(
+                f"an answer has 1 to {ops.ANSWER_MAX} characters (got {len(text)})"
+            )
+        if op.submission_id in self.submissions:
+            raise AlreadyAnsweredError("this submission was already stored")
+        if op.team in q.answers:
+            raise AlreadyAnsweredError(
+                f"team {op.team} already answered question {op.question}; "
+                "only the first answer counts"
+            )
+        if op.by == "team":
+            if q.timer is None:
+                raise AnsweringClosedError(
+                    f"answering for question {op.question} has not opened yet"
+                )
+            if not q.timer.accepts(op.at):
+                raise AnsweringClosedError(
+                    f"answering for question {op.question} is closed: your answer arrived "
+                    "after the time was up and was not accepted"
+                )
+        elif q.locked_at is None:
+            raise QuizConflictError("the question has not been read yet")
+        assert q.locked_at is not None
+        time = round(max(0.0, op.at - q.locked_at), 3)
+        part.state = _engine(part.state, [AnswerReceived(op.question, op.team, time)])
+        answer = Answer(
+            op.question,
+            op.team,
+            text,
+            ops.normalise_answer(text),
+            op.at,
+            time,
+            op.submission_id,
+            op.by,
+            seq,
+        )
+        q.answers[op.team] = answer
+        self.submissions[op.submission_id] = answer
+
+    def _on_judged(self, op: ops.Judged, _seq: int) -> None:
+        part, q = self._question(op.question)
+        if not op.teams:
+            raise InvalidQuizRequestError("no answer to judge")
+        events: list[QuizEvent] = []
+        for team in op.teams:
+            answer = q.answers.get(team)
+            if answer is None:
+                raise NotFoundError(f"team {team} has no answer to question {op.question}")
+            if answer.judged is None:
+                events.append(AnswerJudged(op.question, team, op.correct))
+            elif answer.judged != op.correct:
+                events.append(JudgementCorrected(op.question, team, op.correct))
+        part.state = _engine(part.state, events)
+        for team in op.teams:
+            q.answers[team].judged = op.correct
+
+    def _on_partner_set(self, op: ops.PartnerSet, _seq: int) -> None:
+        part, q = self._question(op.question)
+        part.state = _engine(part.state, [PartnerFlagged(op.question, op.partner)])
+        q.partner_flag = op.partner
+
+    def _on_resolved(self, op: ops.Resolved, _seq: int) -> None:
+        part, q = self._question(op.question)
+        unjudged = sorted(t for t, a in q.answers.items() if a.judged is None)
+        if unjudged:
+            raise QuizConflictError(
+                f"{len(unjudged)} answer(s) are not judged yet (e.g. team {unjudged[0]}); "
+                "judge every answer before resolving the question"
+            )
+        part.state = _engine(part.state, [QuestionClosed(op.question)])
+        q.resolved = True
+        q.judged_at_close = {t: bool(a.judged) for t, a in q.answers.items()}
+
+    def _on_corrected(self, op: ops.Corrected, _seq: int) -> None:
+        part = self.current_part()
+        if len(op.comment) > ops.COMMENT_MAX:
+            raise InvalidQuizRequestError(f"a comment has at most {ops.COMMENT_MAX} characters")
+        if (
+            not 1 <= op.question <= len(part.questions)
+            or not part.questions[op.question - 1].resolved
+        ):
+            raise QuizConflictError(
+                f"question {op.question} is not a closed question of {part.name}; "
+                "while a question is open, judge it again instead"
+            )
+        q = part.questions[op.question - 1]
+        answer = q.answers.get(op.team)
+        if answer is None:
+            raise NotFoundError(f"team {op.team} gave no answer to question {op.question}")
+        before = {(d.question, d.team, d.text) for d in situation(part.state).downgraded}
+        state = _engine(part.state, [JudgementCorrected(op.question, op.team, op.correct)])
+        after = situation(state).downgraded
+        part.state = state
+        answer.judged = op.correct
+        part.appeals.append(
+            Appeal(
+                op.question,
+                op.team,
+                op.correct,
+                op.comment,
+                op.at,
+                after_question=len(part.questions),
+                downgraded=[
+                    f"question {d.question}, {d.team}: {d.text}"
+                    for d in after
+                    if (d.question, d.team, d.text) not in before
+                ],
+            )
+        )
+
+    def _on_break(self, _op: ops.BreakTaken, _seq: int) -> None:
+        part = self.current_part()
+        after = len(part.questions)
+        part.state = _engine(part.state, [EngineBreak(after)])
+        part.breaks.append(after)
+
+    def _on_lightning(self, op: ops.Lightning, _seq: int) -> None:
+        part = self.current_part()
+        unknown = [t for t in op.right if t not in op.teams]
+        if unknown:
+            raise InvalidQuizRequestError(f"team {unknown[0]} is not in this lightning question")
+        answers = {t: LightningAnswer(t in op.right) for t in op.teams}
+        part.state = _engine(part.state, [EngineLightning(tuple(op.teams), answers)])
+        part.lightning.append(op)
+
+    # ------------------------------------------------------------------ helpers
+    def _question(self, number: int) -> tuple[Part, Question]:
+        part, q = self.open_question()
+        if q.number != number:
+            raise QuizConflictError(f"the open question is question {q.number}, not {number}")
+        return part, q
+
+    @staticmethod
+    def _plays(part: Part, team: str) -> None:
+        if team not in part.state.index:
+            raise QuizConflictError(f"team {team} does not play in {part.name}")
+
+
+def _engine(state: QuizState, events: Iterable[QuizEvent]) -> QuizState:
+    for event in events:
+        state = apply_event(state, event)
+    return state
+
+
+def part_config(
+    settings: ops.EventSettings, index: int, teams: list[str], spurs: dict[str, list[int]]
+) -> QuizConfig:
+    """The engine configuration of part ``index`` (raises InvalidQuizRequestError)."""
+    final = settings.format == "semifinals" and index == 2
+    semifinal = settings.format == "semifinals" and index < 2
+    questions = settings.final_questions if final and settings.final_questions else None
+    options: dict[str, Any] = {
+        "steps": settings.steps,
+        "hold_moves": settings.hold_moves,
+        "questions": questions or settings.questions,
+        "backup_questions": settings.backup_questions,
+        "partner_questions": frozenset(settings.partner_questions),
+        "prize_places": settings.prize_places,
+        "kind": "semifinal" if semifinal else "game",
+        "qualifiers": settings.qualifiers,
+    }
+    try:
+        return make_config(teams, spurs={t: tuple(c) for t, c in spurs.items()}, **options)
+    except InvalidParamsError as exc:
+        raise InvalidQuizRequestError(str(exc)) from None
+
+
+def check_settings(settings: ops.EventSettings) -> None:
+    """Refuse settings no part could be played with (checked with placeholder teams)."""
+    names = [ops.clean_name(t) for t in settings.teams]
+    for name in names:
+        check_team_name(name)
+    if len(set(names)) != len(names):
+        raise InvalidQuizRequestError("a team is listed twice")
+    # spurs may name teams that will join later by phone: checked against the steps now
+    names += [ops.clean_name(t) for t in settings.spurs if ops.clean_name(t) not in names]
+    teams = names if len(names) >= 2 else [*names, "\u2460", "\u2461"]
+    for index in range(len(part_names(settings))):
+        qualifiers = max(settings.qualifiers, 1)
+        padded = teams + [f"#{i}" for i in range(max(0, qualifiers - len(teams)))]
+        part_config(settings, index, padded, {t: c for t, c in settings.spurs.items()})
+
+
+def check_team_name(name: str) -> None:
+    if not name or name != ops.clean_name(name) or len(name) > ops.TEAM_NAME_MAX:
+        raise InvalidQuizRequestError(
+            f"a team name has 1 to {ops.TEAM_NAME_MAX} characters without surrounding spaces"
+        )

@@ -1,0 +1,240 @@
+"""The entries of a hosted quiz event's log ("ops"), each stored as one JSON row.
+
+Ops carry everything their effect depends on (server receive times, the teams a
+group judgement covers, drawn spur cells), so folding the log again after a restart
+gives exactly the same event, whatever the clock says then.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Declaration = Literal["jump", "revolution", "ordinary"]
+Format = Literal["single", "semifinals"]
+
+TEAM_NAME_MAX = 40
+ANSWER_MAX = 300
+COMMENT_MAX = 500
+
+
+class EventSettings(BaseModel):
+    """What the host chooses when creating a quiz event."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str = Field("King of the Hill", min_length=1, max_length=100)
+    teams: list[str] = Field(
+        default_factory=list, max_length=5000, description="teams known upfront (optional)"
+    )
+    steps: int = Field(10, ge=3, le=100, description="steps of a slope (N)")
+    hold_moves: int = Field(3, ge=1, le=50)
+    questions: int = Field(40, ge=1, le=500, description="main questions (of each semifinal)")
+    backup_questions: int = Field(0, ge=0, le=100)
+    final_questions: int | None = Field(
+        None, ge=1, le=500, description="semifinals format: questions of the final"
+    )
+    partner_questions: list[int] = Field(default_factory=list, max_length=500)
+    prize_places: int = Field(3, ge=1, le=100)
+    format: Format = "single"
+    qualifiers: int = Field(3, ge=1, le=1000, description="semifinals: teams going on (K)")
+    spurs: dict[str, list[int]] = Field(
+        default_factory=dict, description="spur cells set by hand, per team name"
+    )
+    spurs_per_slope: int = Field(1, ge=0, le=20, description="spur cells drawn per slope")
+    spur_seed: int | None = Field(
+        None, ge=0, description="seed of the spur draw (default: a random one, kept secret)"
+    )
+    answer_seconds: int = Field(60, ge=5, le=3600, description="default answering time")
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Created(_Op):
+    kind: Literal["created"] = "created"
+    settings: EventSettings
+    spur_seed: int
+
+
+class TeamJoined(_Op):
+    """A team joined (or the host added it: no token)."""
+
+    kind: Literal["team_joined"] = "team_joined"
+    team: str
+    token_hash: str | None = None
+    recovery_hash: str | None = None
+
+
+class TeamDevice(_Op):
+    """A team moved to (or added) another phone with its recovery code."""
+
+    kind: Literal["team_device"] = "team_device"
+    team: str
+    token_hash: str
+
+
+class PartStarted(_Op):
+    kind: Literal["part_started"] = "part_started"
+    name: str
+    teams: list[str]
+    spurs: dict[str, list[int]]
+
+
+class QuestionOpened(_Op):
+    kind: Literal["question_opened"] = "question_opened"
+    question: int
+
+
+class Declared(_Op):
+    kind: Literal["declared"] = "declared"
+    question: int
+    team: str
+    declaration: Declaration
+
+
+class Locked(_Op):
+    """The question is being read: declarations are closed; answer times count from here."""
+
+    kind: Literal["locked"] = "locked"
+    question: int
+    at: float
+
+
+class AnsweringOpened(_Op):
+    kind: Literal["answering_opened"] = "answering_opened"
+    question: int
+    seconds: float
+    at: float
+
+
+class TimerPaused(_Op):
+    kind: Literal["timer_paused"] = "timer_paused"
+    question: int
+    at: float
+
+
+class TimerResumed(_Op):
+    kind: Literal["timer_resumed"] = "timer_resumed"
+    question: int
+    at: float
+
+
+class TimerExtended(_Op):
+    kind: Literal["timer_extended"] = "timer_extended"
+    question: int
+    seconds: float
+    at: float
+
+
+class AnsweringClosed(_Op):
+    kind: Literal["answering_closed"] = "answering_closed"
+    question: int
+    at: float
+
+
+class Answered(_Op):
+    """A team's answer as the server received it (``at``: server time, epoch seconds)."""
+
+    kind: Literal["answered"] = "answered"
+    question: int
+    team: str
+    text: str
+    at: float
+    submission_id: str
+    by: Literal["team", "judge"] = "team"
+
+
+class Judged(_Op):
+    """One judgement for a group of answers of the open question."""
+
+    kind: Literal["judged"] = "judged"
+    question: int
+    teams: list[str]
+    correct: bool
+
+
+class PartnerSet(_Op):
+    kind: Literal["partner_set"] = "partner_set"
+    question: int
+    partner: bool
+
+
+class Resolved(_Op):
+    kind: Literal["resolved"] = "resolved"
+    question: int
+
+
+class Corrected(_Op):
+    """An appeal: a judgement corrected after the fact, with the judge's comment."""
+
+    kind: Literal["corrected"] = "corrected"
+    question: int
+    team: str
+    correct: bool
+    comment: str = ""
+    at: float
+
+
+class BreakTaken(_Op):
+    kind: Literal["break"] = "break"
+
+
+class Lightning(_Op):
+    kind: Literal["lightning"] = "lightning"
+    teams: list[str]
+    right: list[str]
+
+
+Op = Annotated[
+    Created
+    | TeamJoined
+    | TeamDevice
+    | PartStarted
+    | QuestionOpened
+    | Declared
+    | Locked
+    | AnsweringOpened
+    | TimerPaused
+    | TimerResumed
+    | TimerExtended
+    | AnsweringClosed
+    | Answered
+    | Judged
+    | PartnerSet
+    | Resolved
+    | Corrected
+    | BreakTaken
+    | Lightning,
+    Field(discriminator="kind"),
+]
+
+_OP: TypeAdapter[Op] = TypeAdapter(Op)
+
+
+def op_to_json(op: Op) -> dict[str, Any]:
+    out: dict[str, Any] = op.model_dump(mode="json")
+    return out
+
+
+def op_from_json(data: Any) -> Op:
+    return _OP.validate_python(data)
+
+
+_PUNCT = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def normalise_answer(text: str) -> str:
+    """The grouping key of an answer: case, punctuation and spacing ignored, and Russian
+    ё read as е (so "Ёлка!" and "  елка" fall in one group)."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+    return " ".join(_PUNCT.sub(" ", folded).split())
+
+
+def clean_name(name: str) -> str:
+    """A team name with spacing tidied (names are compared after this)."""
+    return " ".join(name.split())

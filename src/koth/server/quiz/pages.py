@@ -1,0 +1,101 @@
+"""The quiz pages (Jinja2): host form, team join, team phone, judge console, projector
+and results. The pages are shells; their scripts talk to the JSON API and WebSocket."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import urlparse
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+
+from koth.core.errors import KothError
+from koth.server.quiz import i18n
+from koth.server.quiz.routes import QuizDep
+
+router = APIRouter(include_in_schema=False)
+
+
+def _lang(request: Request) -> str:
+    return i18n.pick_language(
+        request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
+    )
+
+
+def _render(request: Request, template: str, **context: Any) -> HTMLResponse:
+    templates: Jinja2Templates = request.app.state.templates
+    lang = _lang(request)
+    strings = i18n.strings(lang)
+    other = "ru" if lang == "en" else "en"
+    return templates.TemplateResponse(
+        request, template, {"lang": lang, "t": strings, "other_lang": other, **context}
+    )
+
+
+@router.get("/quiz", response_class=HTMLResponse)
+async def host_page(request: Request) -> HTMLResponse:
+    return _render(request, "quiz/host.html")
+
+
+@router.get("/quiz/join", response_class=HTMLResponse)
+async def join_page(
+    request: Request, code: Annotated[str, Query(max_length=16)] = ""
+) -> HTMLResponse:
+    return _render(request, "quiz/join.html", code=code)
+
+
+@router.get("/quiz/lang/{lang}")
+async def switch_language(
+    request: Request, lang: str, next: Annotated[str, Query(max_length=500)] = "/quiz"
+) -> RedirectResponse:
+    target = urlparse(next)
+    # only a path on this site: never an open redirect
+    safe = next if not target.scheme and not target.netloc and next.startswith("/") else "/quiz"
+    response = RedirectResponse(safe, status_code=303)
+    if lang in i18n.LANGUAGES:
+        response.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+async def _event_page(
+    request: Request, quiz: QuizDep, event_id: str, template: str
+) -> HTMLResponse:
+    try:
+        live = await quiz.live(event_id)
+    except KothError:
+        lang = _lang(request)
+        templates: Jinja2Templates = request.app.state.templates
+        return templates.TemplateResponse(
+            request,
+            "error.html",
+            {"title": "404", "message": i18n.strings(lang)["error_not_found"]},
+            status_code=404,
+        )
+    return _render(
+        request,
+        template,
+        event_id=event_id,
+        event_title=live.stored.title,
+        join_code=live.stored.join_code,
+    )
+
+
+@router.get("/quiz/{event_id}/team", response_class=HTMLResponse)
+async def team_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
+    return await _event_page(request, quiz, event_id, "quiz/team.html")
+
+
+@router.get("/quiz/{event_id}/judge", response_class=HTMLResponse)
+async def judge_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
+    return await _event_page(request, quiz, event_id, "quiz/judge.html")
+
+
+@router.get("/quiz/{event_id}/projector", response_class=HTMLResponse)
+async def projector_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
+    return await _event_page(request, quiz, event_id, "quiz/projector.html")
+
+
+@router.get("/quiz/{event_id}/results", response_class=HTMLResponse)
+async def results_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
+    return await _event_page(request, quiz, event_id, "quiz/results.html")

@@ -1,0 +1,163 @@
+"""Storage of hosted quiz events: one row per event and an append-only log.
+
+``quiz_log`` has UNIQUE(event_id, seq), so two writers can never both append row
+``seq``, and UNIQUE(event_id, submission_id), so a retried answer is stored once.
+Every append is one transaction that commits before the change is acknowledged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Engine, Integer, String, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.schema import UniqueConstraint
+
+from koth.server.quiz.errors import NameTakenError, StorageError
+
+
+class QuizBase(DeclarativeBase):
+    pass
+
+
+class QuizEventRow(QuizBase):
+    __tablename__ = "quiz_events"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    join_code: Mapped[str] = mapped_column(String(16), unique=True)
+    #: sha256 of the host token; the token itself is shown once, to the creator
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(100))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: number of log rows (a cache of max(quiz_log.seq) for listings)
+    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class QuizLogRow(QuizBase):
+    __tablename__ = "quiz_log"
+    __table_args__ = (
+        UniqueConstraint("event_id", "seq", name="uq_quiz_log_event_seq"),
+        UniqueConstraint("event_id", "submission_id", name="uq_quiz_log_event_submission"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(String(32), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    submission_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    id: str
+    join_code: str
+    host_token_hash: str
+    title: str
+    created: datetime
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    seq: int
+    payload: dict[str, Any]
+    submission_id: str | None = None
+
+
+class QuizRepository:
+    """Synchronous database access (the live layer calls it from worker threads)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def create_event(
+        self, *, event_id: str, join_code: str, host_token_hash: str, title: str, first: LogEntry
+    ) -> None:
+        now = datetime.now(UTC)
+        try:
+            with self._sessions.begin() as session:
+                session.add(
+                    QuizEventRow(
+                        id=event_id,
+                        join_code=join_code,
+                        host_token_hash=host_token_hash,
+                        title=title,
+                        created=now,
+                        last_seq=1,
+                    )
+                )
+                session.flush()
+                session.add(_row(event_id, first, now))
+        except IntegrityError:
+            raise NameTakenError("that join code is taken; try again") from None
+
+    def get_event(self, event_id: str) -> StoredEvent | None:
+        with self._sessions() as session:
+            row = session.get(QuizEventRow, event_id)
+            return None if row is None else _stored(row)
+
+    def event_by_code(self, join_code: str) -> StoredEvent | None:
+        with self._sessions() as session:
+            row = session.scalars(
+                select(QuizEventRow).where(QuizEventRow.join_code == join_code)
+            ).first()
+            return None if row is None else _stored(row)
+
+    def list_events(self, limit: int = 20) -> list[StoredEvent]:
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(QuizEventRow).order_by(QuizEventRow.created.desc()).limit(limit)
+            ).all()
+            return [_stored(r) for r in rows]
+
+    def log(self, event_id: str) -> list[LogEntry]:
+        with self._sessions() as session:
+            rows = session.execute(
+                select(QuizLogRow.seq, QuizLogRow.payload, QuizLogRow.submission_id)
+                .where(QuizLogRow.event_id == event_id)
+                .order_by(QuizLogRow.seq)
+            ).all()
+            return [LogEntry(seq, dict(payload), sid) for seq, payload, sid in rows]
+
+    def append(self, event_id: str, entries: Sequence[LogEntry]) -> None:
+        """Append ``entries`` (consecutive seqs) in one transaction, or nothing."""
+        if not entries:
+            return
+        now = datetime.now(UTC)
+        try:
+            with self._sessions.begin() as session:
+                session.execute(
+                    update(QuizEventRow)
+                    .where(QuizEventRow.id == event_id)
+                    .values(last_seq=entries[-1].seq)
+                )
+                session.add_all(_row(event_id, e, now) for e in entries)
+        except IntegrityError as exc:
+            raise StorageError(
+                f"the log of quiz event {event_id} changed under this server; reloading "
+                f"({type(exc.orig).__name__})"
+            ) from None
+
+
+def _row(event_id: str, entry: LogEntry, now: datetime) -> QuizLogRow:
+    return QuizLogRow(
+        event_id=event_id,
+        seq=entry.seq,
+        kind=str(entry.payload.get("kind", "")),
+        payload=entry.payload,
+        submission_id=entry.submission_id,
+        created=now,
+    )
+
+
+def _stored(row: QuizEventRow) -> StoredEvent:
+    return StoredEvent(
+        row.id, row.join_code, row.host_token_hash, row.title, row.created, row.last_seq
+    )

@@ -1,0 +1,209 @@
+/* Judge console: runs the evening. Every button is one command to the API; the console
+   redraws from the judge's live state (inputs keep their values across redraws). */
+"use strict";
+(function () {
+  const eventId = Q.cfg.eventId;
+  const hostKey = `koth.quiz.host.${eventId}`;
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (fromHash) {
+    Q.store.set(hostKey, fromHash);
+    history.replaceState(null, "", location.pathname); // keep the secret out of the address bar
+  }
+  const token = Q.store.get(hostKey);
+  const error = document.getElementById("error");
+  let msg = null;
+  let busy = false;
+
+  const showError = (text) => {
+    error.textContent = text || "";
+    error.classList.toggle("hidden", !text);
+  };
+  for (const [id, path] of [["export-csv", "export.csv"], ["export-json", "export.json"], ["export-protocol", "protocol.json"]]) {
+    document.getElementById(id).href = `/api/quiz/events/${eventId}/${path}?host=${encodeURIComponent(token || "")}`;
+  }
+
+  async function command(name, body) {
+    if (busy) return;
+    busy = true;
+    document.body.classList.add("busy");
+    showError("");
+    const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${name}`, body || {}, token);
+    busy = false;
+    document.body.classList.remove("busy");
+    if (!response.ok) return showError(Q.errorText(response.data, response.status));
+    response.data.received_local = Date.now() / 1000;
+    receive(response.data);
+  }
+
+  const button = (id, text, onclick, extra) => Q.el("button", Object.assign({ type: "button", id, text, onclick }, extra || {}));
+
+  function preserve(containers, build) {
+    const values = {};
+    const focused = document.activeElement && document.activeElement.id;
+    for (const c of containers) for (const input of c.querySelectorAll("input, select, textarea")) {
+      if (input.id) values[input.id] = input.type === "checkbox" ? input.checked : input.value;
+    }
+    build();
+    for (const [id, value] of Object.entries(values)) {
+      const input = document.getElementById(id);
+      if (!input) continue;
+      if (input.type === "checkbox") input.checked = value;
+      else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === value)) input.value = value;
+    }
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  }
+
+  function render() {
+    const control = document.getElementById("control");
+    const side = document.getElementById("side");
+    const appeal = document.getElementById("appeal");
+    preserve([control, side, appeal], () => {
+      control.replaceChildren(...controls());
+      side.replaceChildren(...sidePanel());
+      appeal.replaceChildren(...appealPanel());
+    });
+    document.getElementById("judge").dataset.stage = msg.phase.stage;
+    document.getElementById("judge").dataset.seq = String(msg.seq);
+  }
+
+  function controls() {
+    const phase = msg.phase;
+    const out = [Q.el("h2", { id: "judge-stage", text: Q.stageText(phase) }), Q.el("div", { class: "timer", "data-timer": true })];
+    const stage = phase.stage;
+    if (stage === "lobby" || stage === "part_over") {
+      if (stage === "lobby") {
+        const name = Q.el("input", { id: "new-team", maxlength: "40", placeholder: Q.t("team_name") });
+        out.push(Q.el("div", { class: "row" }, name, button("btn-add-team", "+", () => command("add_team", { team: name.value.trim() }))));
+      }
+      if (msg.next_part) out.push(button("btn-start", Q.t("start_part", { name: msg.next_part.name }), () => command("start"), { class: "primary big" }),
+        Q.el("div", { class: "small", text: msg.next_part.teams.join(", ") }));
+    }
+    if (stage === "between") {
+      const n = phase.questions_played + 1;
+      out.push(Q.el("div", { class: "row" },
+        button("btn-open-question", Q.t("open_question", { n }), () => command("open_question"), { class: "primary big" }),
+        button("btn-break", Q.t("take_break"), () => command("break"))));
+    }
+    if (stage === "lightning") {
+      for (const group of msg.standings.lightning_required) {
+        const box = Q.el("div", { class: "lightning-group", dataset: { place: group.place } },
+          Q.el("h3", { text: Q.t("lightning", { teams: group.teams.join(", ") }) }), Q.el("div", { class: "small", text: Q.t("lightning_right") }));
+        for (const team of group.teams) box.append(Q.el("label", { class: "check" }, Q.el("input", { type: "checkbox", id: `lt-${group.place}-${team}`, dataset: { team } }), team));
+        box.append(button(`btn-lightning-${group.place}`, Q.t("apply"), () => {
+          const right = [...box.querySelectorAll("input:checked")].map((i) => i.dataset.team);
+          command("lightning", { teams: group.teams, right });
+        }, { class: "primary btn-lightning" }));
+        out.push(box);
+      }
+    }
+    if (stage === "finished") out.push(Q.el("a", { class: "big-link", href: `/quiz/${eventId}/results`, text: Q.t("results") }));
+    const open = msg.open;
+    if (open) {
+      out.push(Q.el("label", { class: "check" }, Q.el("input", {
+        type: "checkbox", id: "btn-partner", checked: open.partner_flag || open.partner_listed, disabled: open.partner_listed,
+        onchange: (e) => command("partner", { partner: e.target.checked }),
+      }), Q.t("partner_flag")));
+      const declared = Object.entries(open.declarations);
+      if (declared.length || open.late.length) {
+        out.push(Q.el("div", { class: "declared" }, Q.el("strong", { text: `${Q.t("declarations")}: ` }),
+          declared.map(([team, what]) => Q.el("span", { class: `chip ${what}`, text: `${team}: ${Q.t(what)}` })),
+          open.late.map((l) => Q.el("span", { class: "chip late", text: `${l.team}: ${Q.t(l.declaration)} (late)` }))));
+      }
+      if (stage === "declaring") out.push(button("btn-lock", Q.t("lock"), () => command("lock"), { class: "primary big" }));
+      if (stage === "read" || stage === "judging") {
+        const seconds = Q.el("input", { id: "answer-seconds", type: "number", min: "5", value: String(msg.settings.answer_seconds) });
+        out.push(Q.el("div", { class: "row" }, seconds, button("btn-open-answering", Q.t("open_answering"), () => command("open_answering", { seconds: Number(seconds.value) }), { class: stage === "read" ? "primary big" : "" })));
+      }
+      if (stage === "answering") {
+        const timer = phase.timer;
+        out.push(Q.el("div", { class: "row" },
+          timer.paused ? button("btn-resume", Q.t("resume"), () => command("resume")) : button("btn-pause", Q.t("pause"), () => command("pause")),
+          button("btn-extend-15", Q.t("extend", { s: 15 }), () => command("extend", { seconds: 15 })),
+          button("btn-extend-30", Q.t("extend", { s: 30 }), () => command("extend", { seconds: 30 })),
+          button("btn-close-answering", Q.t("close_answering"), () => command("close_answering"), { class: "primary" })));
+      }
+      if (open.locked) out.push(...groups(open));
+      if (stage === "judging" || stage === "answering") {
+        out.push(button("btn-resolve", `${Q.t("resolve")}${open.unjudged ? ` (${open.unjudged} ?)` : ""}`, () => command("resolve"), { class: "primary big", disabled: stage !== "judging" || open.unjudged > 0 }));
+      }
+    }
+    return out;
+  }
+
+  function groups(open) {
+    const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, y: open.answered + open.missing.length })}` })];
+    const list = Q.el("div", { class: "groups" });
+    for (const g of open.groups) {
+      const state = g.unjudged ? "unjudged" : g.wrong ? (g.right ? "mixed" : "wrong") : "right";
+      const shown = g.teams.length > 12 ? `${g.teams.slice(0, 12).join(", ")} … (+${g.teams.length - 12})` : g.teams.join(", ");
+      list.append(Q.el("div", { class: `group ${state}`, dataset: { key: g.key } },
+        Q.el("div", { class: "group-text" }, Q.el("strong", { text: g.text }), Q.el("span", { class: "count", text: ` ×${g.teams.length}` })),
+        Q.el("div", { class: "group-teams small", text: shown }),
+        Q.el("div", { class: "group-buttons" },
+          Q.el("button", { type: "button", class: `mark-right${g.right && !g.wrong && !g.unjudged ? " chosen" : ""}`, text: Q.t("mark_right"), onclick: () => command("judge", { key: g.key, correct: true }) }),
+          Q.el("button", { type: "button", class: `mark-wrong${g.wrong && !g.right && !g.unjudged ? " chosen" : ""}`, text: Q.t("mark_wrong"), onclick: () => command("judge", { key: g.key, correct: false }) }))));
+    }
+    out.push(list);
+    if (open.missing.length) {
+      out.push(Q.el("div", { class: "small missing", text: `${Q.t("missing")} (${open.missing.length}): ${open.missing.slice(0, 40).join(", ")}` }));
+      const team = Q.el("select", { id: "proxy-team" }, open.missing.map((t) => Q.el("option", { value: t, text: t })));
+      const text = Q.el("input", { id: "proxy-text", maxlength: "300", placeholder: Q.t("answer") });
+      out.push(Q.el("div", { class: "row small" }, team, text, button("btn-proxy", Q.t("send"), () => command("answer_for_team", { team: team.value, text: text.value }))));
+    }
+    return out;
+  }
+
+  function sidePanel() {
+    const out = [Q.el("h2", { text: Q.t("teams") })];
+    if (!msg.standings) {
+      out.push(Q.el("ul", { class: "team-list" }, msg.teams.map((t) => Q.el("li", { text: `${t.name}${t.device ? " 📱" : ""}` }))));
+      return out;
+    }
+    const st = msg.standings;
+    const devices = Object.fromEntries(msg.teams.map((t) => [t.name, t.device]));
+    out.push(Q.el("div", { class: "small", text: st.king ? `♛ ${st.king}: ${Q.t("hold", { hold: st.king_hold, need: st.hold_moves })}` : "" }));
+    const rows = st.teams.map((t) => Q.el("tr", { dataset: { team: t.name } },
+      Q.el("td", { text: t.place }), Q.el("td", { text: `${t.king ? "♛ " : ""}${t.name}${devices[t.name] ? "" : " ✎"}` }),
+      Q.el("td", { text: t.position }), Q.el("td", { text: t.points }),
+      Q.el("td", { class: "small", text: (msg.spurs[t.name] || []).join(" ") + (t.spur_used ? " ✓" : "") })));
+    out.push(Q.el("table", { class: "mini", id: "judge-standings" }, Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))), rows));
+    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${d.text}` }))));
+    return out;
+  }
+
+  function appealPanel() {
+    if (!msg.closed || !msg.closed.length) return [];
+    const out = [Q.el("h2", { text: Q.t("appeal") })];
+    const q = Q.el("select", { id: "appeal-question" }, msg.closed.map((c) => Q.el("option", { value: c.question, text: Q.t("question", { n: c.question }) })));
+    const teamNames = msg.closed[0].rows.map((r) => r.team);
+    const team = Q.el("select", { id: "appeal-team" }, teamNames.map((t) => Q.el("option", { value: t, text: t })));
+    const verdict = Q.el("select", { id: "appeal-correct" }, Q.el("option", { value: "true", text: Q.t("mark_right") }), Q.el("option", { value: "false", text: Q.t("mark_wrong") }));
+    const comment = Q.el("input", { id: "appeal-comment", maxlength: "500", placeholder: Q.t("comment") });
+    out.push(Q.el("div", { class: "row" }, q, team, verdict, comment, button("btn-appeal", Q.t("apply"), () =>
+      command("appeal", { question: Number(q.value), team: team.value, correct: verdict.value === "true", comment: comment.value }))));
+    const last = msg.closed[0];
+    const rows = last.rows.map((r) => Q.el("tr", {}, Q.el("td", { text: r.team }), Q.el("td", { text: r.answer || "—" }),
+      Q.el("td", { text: r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong") }), Q.el("td", { text: Q.moveText(r) }),
+      Q.el("td", {}, r.correct === null ? "" : Q.el("button", { type: "button", class: "flip", text: "⇄", onclick: () => {
+        document.getElementById("appeal-question").value = String(last.question);
+        document.getElementById("appeal-team").value = r.team;
+        document.getElementById("appeal-correct").value = String(!r.correct);
+        document.getElementById("appeal-comment").focus();
+      } }))));
+    out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
+    for (const a of msg.appeals) {
+      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.join("; ")}` : ""}` }));
+    }
+    return out;
+  }
+
+  function receive(next) {
+    if (msg && next.seq < msg.seq) return;
+    msg = next;
+    render();
+  }
+
+  const live = new Q.Live("judge", token, receive, (err) => showError(Q.errorText({ error: err }, 0)));
+  live.connect();
+  Q.startTicker(() => msg);
+})();

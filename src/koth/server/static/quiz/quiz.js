@@ -1,0 +1,180 @@
+/* Quiz pages: shared helpers. A live connection is one WebSocket that says hello with a
+   role and a token, gets the full state of its audience, and reconnects with backoff
+   (0.5 s, 1 s, 2 s ... 10 s, with jitter); every reconnect gets the full state again. */
+"use strict";
+const Q = (window.Q = window.Q || {});
+Q.cfg = window.QUIZ || {};
+
+Q.t = function (key, vars) {
+  let text = (Q.cfg.t && Q.cfg.t[key]) || key;
+  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll(`{${k}}`, String(v));
+  return text;
+};
+
+Q.el = function (tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+};
+
+Q.svg = function (tag, attrs, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) if (child) node.append(child);
+  return node;
+};
+
+Q.store = {
+  get(key) {
+    try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; }
+  },
+  set(key, value) { localStorage.setItem(key, JSON.stringify(value)); },
+  del(key) { localStorage.removeItem(key); },
+};
+
+Q.errorText = function (data, status) {
+  const error = data && data.error;
+  if (!error) return `error ${status}`;
+  const known = Q.cfg.t && Q.cfg.t[`error_${error.code}`];
+  return known || error.message;
+};
+
+/* fetch JSON; network failures come back as {ok: false, status: 0} */
+Q.api = async function (method, path, body, token) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  try {
+    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    return { ok: response.ok, status: response.status, data };
+  } catch (error) {
+    return { ok: false, status: 0, data: null, error };
+  }
+};
+
+Q.newId = function () {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+};
+
+Q.Live = class {
+  constructor(role, token, onState, onFatal) {
+    this.role = role;
+    this.token = token;
+    this.onState = onState;
+    this.onFatal = onFatal || (() => {});
+    this.attempt = 0;
+    this.seq = -1;
+    this.offset = 0; // server clock minus local clock, seconds
+    window.addEventListener("online", () => this.reconnectSoon(0));
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/quiz/events/${Q.cfg.eventId}/ws`);
+    this.socket = socket;
+    this.setConn(Q.t("reconnecting"), "connecting");
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", role: this.role, token: this.token }));
+    socket.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "state") {
+        this.attempt = 0;
+        this.setConn(Q.t("live"), "live");
+        this.offset = msg.server_time - Date.now() / 1000;
+        msg.received_local = Date.now() / 1000;
+        if (msg.seq < this.seq) return; // an older picture
+        this.seq = msg.seq;
+        window.__quizFrames = (window.__quizFrames || 0) + 1;
+        this.onState(msg);
+      } else if (msg.type === "error") {
+        this.fatal = msg.error;
+        this.onFatal(msg.error);
+      }
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      if (this.fatal) return this.setConn("closed", "closed");
+      this.reconnectSoon();
+    };
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+    }, 20000);
+  }
+
+  reconnectSoon(delay) {
+    const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt += 1;
+    this.setConn(Q.t("reconnecting"), "reconnecting");
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.connect(), wait);
+  }
+
+  setConn(text, state) {
+    const conn = document.getElementById("conn");
+    if (conn) {
+      conn.textContent = text;
+      conn.dataset.state = state;
+    }
+  }
+};
+
+/* the timer as the server last described it, counted down locally */
+Q.remaining = function (msg) {
+  const timer = msg && msg.phase && msg.phase.timer;
+  if (!timer) return null;
+  if (!timer.running) return timer.remaining;
+  return Math.max(0, timer.remaining - (Date.now() / 1000 - msg.received_local));
+};
+
+Q.timerLabel = function (msg) {
+  const left = Q.remaining(msg);
+  if (left === null) return "";
+  const paused = msg.phase.timer.paused ? ` (${Q.t("paused")})` : "";
+  return Q.t("time_left", { s: Math.ceil(left) }) + paused;
+};
+
+Q.startTicker = function (getMsg) {
+  setInterval(() => {
+    const msg = getMsg();
+    for (const node of document.querySelectorAll("[data-timer]")) node.textContent = Q.timerLabel(msg);
+  }, 250);
+};
+
+Q.stageText = function (phase) {
+  let text = Q.t(`stage_${phase.stage}`);
+  if (phase.question) text = `${Q.t("question", { n: phase.question })} · ${text}`;
+  return text;
+};
+
+Q.moveText = function (move) {
+  if (!move) return "";
+  if (move.void) return "void";
+  const mark = move.correct === true ? "✓" : move.correct === false ? "✗" : "–";
+  const decl = move.king ? "♛" : move.declaration === "jump" ? "J" : move.declaration === "revolution" ? "R" : "";
+  const steps = move.steps > 0 ? `+${move.steps}` : String(move.steps);
+  const extras = (move.spur ? " ◆" : "") + (move.downgraded ? " ↓" : "");
+  return `${decl}${mark} ${steps}/+${move.gained}${extras}`;
+};
+
+Q.langSwitch = function () {
+  const link = document.getElementById("lang-switch");
+  if (link) link.href = `/quiz/lang/${Q.cfg.otherLang}?next=${encodeURIComponent(location.pathname + location.search)}`;
+};
+document.addEventListener("DOMContentLoaded", Q.langSwitch);
