@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 A = TypeVar("A", bound=Hashable)
 
+_PLAYER = NodeKind.PLAYER
+_CHANCE_NODE = NodeKind.CHANCE
+_SIMULTANEOUS = NodeKind.SIMULTANEOUS
+_TERMINAL = NodeKind.TERMINAL
+
 
 @dataclass(frozen=True, slots=True)
 class Move(Generic[A]):
@@ -37,6 +42,20 @@ class Move(Generic[A]):
 
     actions: tuple[tuple[PlayerId, A], ...]
     simultaneous: bool = False
+
+
+_new_object = object.__new__
+_set_move_actions = Move.__dict__["actions"].__set__
+_set_move_simultaneous = Move.__dict__["simultaneous"].__set__
+
+
+def _single_move(player: PlayerId, action: A) -> Move[A]:
+    """``Move(((player, action),))``, built without the frozen dataclass's checked
+    ``__init__`` (one history entry per step of every playout)."""
+    move: Move[A] = _new_object(Move)
+    _set_move_actions(move, ((player, action),))
+    _set_move_simultaneous(move, False)
+    return move
 
 
 def describe_to_move(to_move: ToMove) -> str:
@@ -82,9 +101,10 @@ class GameState(Generic[S, A]):
         return tuple(self._history)
 
     def to_move(self) -> ToMove:
-        if self._to_move is None:
-            self._to_move = self.game.to_move(self._data)
-        return self._to_move
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        return to_move
 
     def current_player(self) -> PlayerId:
         """A player id, or CHANCE, SIMULTANEOUS or TERMINAL (OpenSpiel's convention)."""
@@ -94,25 +114,41 @@ class GameState(Generic[S, A]):
         """The players who must act now (several at a simultaneous node)."""
         return self.to_move().players
 
+    # The node-kind tests below run several times per step of every playout: each reads
+    # the cached ToMove itself rather than going through to_move().
     def is_chance_node(self) -> bool:
-        return self.to_move().kind is NodeKind.CHANCE
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        return to_move.kind is _CHANCE_NODE
 
     def is_simultaneous_node(self) -> bool:
-        return self.to_move().kind is NodeKind.SIMULTANEOUS
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        return to_move.kind is _SIMULTANEOUS
 
     def is_terminal(self) -> bool:
-        return self.to_move().kind is NodeKind.TERMINAL
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        return to_move.kind is _TERMINAL
 
     def chance_outcomes(self) -> Sequence[tuple[A, float]]:
+        chance = self._chance
+        if chance is not None:
+            return chance
         if not self.is_chance_node():
             return ()
-        if self._chance is None:
-            self._chance = self.game.chance_outcomes(self._data)
-        return self._chance
+        self._chance = chance = self.game.chance_outcomes(self._data)
+        return chance
 
     def legal_actions(self, player: PlayerId | None = None) -> Sequence[A]:
         """Sorted legal actions of ``player`` (default: the single player to move)."""
-        return self._legal(self._default_player(player))
+        if player is None:
+            player = self._default_player(None)
+        cached = self._legal_cache.get(player)
+        return cached if cached is not None else self._legal(player)
 
     def legal_action_ids(self, player: PlayerId | None = None) -> list[int]:
         return [self.game.action_id(a) for a in self.legal_actions(player)]
@@ -138,23 +174,33 @@ class GameState(Generic[S, A]):
 
         ``action`` may be an action value or its notation. Returns the parsed action.
         """
-        to_move = self.to_move()
-        if to_move.kind is NodeKind.TERMINAL:
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        kind = to_move.kind
+        if kind is _PLAYER:
+            mover = to_move.players[0]
+        elif kind is _CHANCE_NODE:
+            mover = CHANCE
+        elif kind is _TERMINAL:
             raise GameOverError(f"the game is over; no action is accepted ({action!s})")
-        if to_move.kind is NodeKind.SIMULTANEOUS:
+        else:
             acting = ", ".join(map(str, to_move.players))
             raise NotYourTurnError(
                 f"players {acting} move simultaneously: submit with apply_actions, "
                 f"not apply_action ({action!s})"
             )
-        mover = CHANCE if to_move.kind is NodeKind.CHANCE else to_move.players[0]
         if player is not None and player != mover:
             raise NotYourTurnError(
                 f"player {player} tried {action!s} but {describe_to_move(to_move)}"
             )
-        parsed = self._parse(action)
-        self._check_legal(mover, parsed)
-        self._advance(self.game.apply(self._data, mover, parsed), Move(((mover, parsed),)))
+        # Fast path: one of the very objects this node offers (what agents and playouts
+        # hand back) is well formed and legal, so parsing and the full check are skipped.
+        if not self._offered(mover, action):
+            action = self._parse(action)
+            self._check_legal(mover, action)
+        parsed: A = action  # type: ignore[assignment]
+        self._advance(self.game.apply(self._data, mover, parsed), _single_move(mover, parsed))
         return parsed
 
     def apply_actions(self, actions: Mapping[PlayerId, A | str]) -> dict[PlayerId, A]:
@@ -170,23 +216,34 @@ class GameState(Generic[S, A]):
                 f"not a simultaneous node ({describe_to_move(to_move)}); "
                 f"got actions of players {sorted(actions)}"
             )
-        strangers = sorted(set(actions) - set(to_move.players))
-        if strangers:
-            raise NotYourTurnError(
-                f"players {strangers} are not to move ({describe_to_move(to_move)})"
-            )
-        missing = sorted(set(to_move.players) - set(actions))
-        if missing:
-            raise IllegalActionError(
-                f"simultaneous node: players {missing} have not submitted an action",
-            )
-        parsed = {p: self._parse(actions[p]) for p in sorted(actions)}
-        for p, a in parsed.items():
-            self._check_legal(p, a)
-        self._advance(
-            self.game.apply_joint(self._data, parsed),
-            Move(tuple(parsed.items()), simultaneous=True),
-        )
+        acting = to_move.players
+        # the usual case, every acting player and no one else, costs no set arithmetic
+        if len(actions) != len(acting) or not all(p in actions for p in acting):
+            strangers = sorted(set(actions) - set(acting))
+            if strangers:
+                raise NotYourTurnError(
+                    f"players {strangers} are not to move ({describe_to_move(to_move)})"
+                )
+            missing = sorted(set(acting) - set(actions))
+            if missing:
+                raise IllegalActionError(
+                    f"simultaneous node: players {missing} have not submitted an action",
+                )
+        parsed: dict[PlayerId, A] = {}
+        unchecked: list[PlayerId] = []
+        for p in sorted(actions):
+            given = actions[p]
+            if self._offered(p, given):  # legal as given (see apply_action)
+                parsed[p] = given  # type: ignore[assignment]
+            else:
+                parsed[p] = self._parse(given)
+                unchecked.append(p)
+        for p in unchecked:
+            self._check_legal(p, parsed[p])
+        move: Move[A] = _new_object(Move)  # Move(tuple(parsed.items()), simultaneous=True)
+        _set_move_actions(move, tuple(parsed.items()))
+        _set_move_simultaneous(move, True)
+        self._advance(self.game.apply_joint(self._data, parsed), move)
         return parsed
 
     def apply_move(self, move: Move[A]) -> None:
@@ -285,7 +342,7 @@ class GameState(Generic[S, A]):
         if cached is None:
             to_move = self.to_move()
             actions: Sequence[A]
-            if to_move.kind is NodeKind.CHANCE:
+            if to_move.kind is _CHANCE_NODE:
                 actions = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
             elif player in to_move.players:
                 actions = self.game.legal_actions(self._data, player)
@@ -293,6 +350,24 @@ class GameState(Generic[S, A]):
                 actions = []
             self._legal_cache[player] = cached = actions
         return cached
+
+    def _offered(self, player: PlayerId, action: object) -> bool:
+        """Whether ``action`` is one of the very objects offered to ``player`` now (its
+        legal actions, or at a chance node the outcomes): an identity test only, so an
+        equal but distinct value (or a notation string) answers False."""
+        # plain loops: about twice as fast as any() over a generator
+        if (self._to_move or self.to_move()).kind is _CHANCE_NODE:
+            if player != CHANCE:
+                return False
+            for candidate, _ in self.chance_outcomes():  # noqa: SIM110
+                if candidate is action:
+                    return True
+            return False
+        legal = self._legal_cache.get(player)
+        for candidate in legal if legal is not None else self._legal(player):
+            if candidate is action:
+                return True
+        return False
 
     def _is_legal(self, player: PlayerId, action: A) -> bool:
         legal = self._legal(player)

@@ -93,15 +93,27 @@ class _Adapter:
         # is computed once per game (at most num_distinct_actions entries each)
         self._ids: dict[Any, int] = {}
         self._actions: dict[int, Any] = {}
+        #: id(action) -> (action, action id), for the values the engine interns
+        self._ids_by_identity: dict[int, tuple[Any, int]] = {}
 
     def ids_of(self, actions: Sequence[Any]) -> list[int]:
-        ids = self._ids
+        # Engines hand out interned action values, so most are found by identity first:
+        # an int-keyed lookup that calls no __hash__. Only the value kept in _actions for
+        # its id enters that memo (at most one per id, kept alive there, so its id() is
+        # never reused); equal values built afresh take the hashing path.
+        by_identity = self._ids_by_identity
         out = []
         for action in actions:
-            action_id = ids.get(action)
+            entry = by_identity.get(id(action))
+            if entry is not None and entry[0] is action:
+                out.append(entry[1])
+                continue
+            action_id = self._ids.get(action)
             if action_id is None:
-                action_id = ids[action] = self.game.action_id(action)
+                action_id = self._ids[action] = self.game.action_id(action)
                 self._actions[action_id] = action
+            if self._actions.get(action_id) is action:
+                by_identity[id(action)] = (action, action_id)
             out.append(action_id)
         return out
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import reduce
+from operator import or_
 
 from koth.core.players import PlayerId
 from koth.games.board.actions import (
@@ -24,7 +25,6 @@ from koth.games.board.actions import (
     TurnRing,
 )
 from koth.games.board.board import (
-    ALLOWED_TERRAIN,
     CENTER,
     DIFFICULT,
     EDGES,
@@ -60,18 +60,198 @@ MOVES: tuple[Action, ...] = tuple(
     for payment in range(3)
 )
 AREA_MOVES: tuple[MoveArea, ...] = tuple(MoveArea(i) for i in range(RING_SIZE))
+#: per target tile (and the center): the mask of ORIGIN_SLOTS[target]
+ORIGIN_SLOT_MASKS: tuple[int, ...] = tuple(
+    reduce(or_, (1 << loc for loc in slots), 0) for slots in ORIGIN_SLOTS
+)
+#: ``RECRUITS[unit][by_move]``
+RECRUITS: tuple[tuple[Action, Action], ...] = tuple(
+    (Recruit(t, False), Recruit(t, True)) for t in range(3)
+)
+
+# ---- location sets as bit masks (bit ``loc`` set), for the movement search
+#: ring tiles and the center: the locations a search passes through
+PLAYFIELD = (1 << (CENTER + 1)) - 1
+#: ``NZ01[b]`` is ASCII "0" for b == 0 and "1" otherwise: ``bytes.translate`` with it
+#: turns a byte string of counts into the binary digits of an occupancy mask
+NZ01 = bytes([48] + [49] * 255)
+#: per byte of a location mask (bits 8k..8k+7): the static neighbours of those
+#: locations, and the locations themselves in increasing order
+_NEIGHBOUR_MASKS = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
+_NEIGHBOUR_BYTES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        reduce(
+            or_,
+            (_NEIGHBOUR_MASKS[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i <= CENTER),
+            0,
+        )
+        for b in range(256)
+    )
+    for k in range(4)
+)
+_N0, _N1, _N2, _N3 = _NEIGHBOUR_BYTES
+_LOC_BYTES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(7)
+)
+_ALL_EDGES = (1 << len(EDGES)) - 1
+
+
+#: per byte of a tile mask: the edges (bit = index in EDGES) whose first tile (a) or
+#: second tile (b) is among those tiles
+_EDGE_A_BYTES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        reduce(
+            or_, (1 << e for e, (a, _) in enumerate(EDGES) if a >> 3 == k and b >> (a & 7) & 1), 0
+        )
+        for b in range(256)
+    )
+    for k in range(4)
+)
+_EDGE_B_BYTES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        reduce(
+            or_, (1 << e for e, (_, z) in enumerate(EDGES) if z >> 3 == k and b >> (z & 7) & 1), 0
+        )
+        for b in range(256)
+    )
+    for k in range(4)
+)
+_A0, _A1, _A2, _A3 = _EDGE_A_BYTES
+_B0, _B1, _B2, _B3 = _EDGE_B_BYTES
+
+
+def _edges_from(tiles: int) -> int:
+    """The edges whose first tile is in ``tiles``."""
+    return _A0[tiles & 255] | _A1[tiles >> 8 & 255] | _A2[tiles >> 16 & 255] | _A3[tiles >> 24]
+
+
+def _edges_to(tiles: int) -> int:
+    """The edges whose second tile is in ``tiles``."""
+    return _B0[tiles & 255] | _B1[tiles >> 8 & 255] | _B2[tiles >> 16 & 255] | _B3[tiles >> 24]
+
+
+#: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
+_IS_TERRAIN = tuple(bytes(49 if v == kind else 48 for v in range(256)) for kind in range(3))
+#: ``MOVE_ROWS[(unit * NUM_LOCS + src) * 3 + pay][dst]``: the Move value
+MOVE_ROWS: tuple[tuple[Action, ...], ...] = tuple(
+    MOVES[(row // 3) * NUM_LOCS * 3 + row % 3 :: 3][:NUM_LOCS] for row in range(3 * NUM_LOCS * 3)
+)
+
+
+def _balls() -> tuple[tuple[int, ...], ...]:
+    """``[r][loc]``: the tiles and center within r steps of ``loc`` (itself excluded)."""
+    result = []
+    for radius in range(4):
+        row = []
+        for loc in range(CENTER + 1):
+            ball = frontier = 1 << loc
+            for _ in range(radius):
+                frontier = reduce(
+                    or_, (_NEIGHBOUR_MASKS[x] for x in range(CENTER + 1) if frontier >> x & 1), 0
+                )
+                ball |= frontier
+            row.append(ball & ~(1 << loc))
+        result.append(tuple(row))
+    return tuple(result)
+
+
+_BALLS = _balls()
+#: _search results by its arguments (a search depends on nothing else)
+_REACH: dict[tuple[int, int, int], tuple[int, int]] = {}
+_REACH_LIMIT = 100_000
+
+
+def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
+    """Breadth-first from the tile (or center) ``src``, ``reach`` steps over tiles and
+    the center, never through those in ``stop``: (the locations seen, src excluded;
+    those passed, from which the search went on). Remembered in ``_REACH``."""
+    visited = frontier = 1 << src
+    passed = 0
+    for _ in range(reach):
+        if not frontier:
+            break
+        passed |= frontier
+        new = (
+            _N0[frontier & 255]
+            | _N1[frontier >> 8 & 255]
+            | _N2[frontier >> 16 & 255]
+            | _N3[frontier >> 24 & 255]
+        ) & ~visited
+        visited |= new
+        frontier = new & ~stop
+    if len(_REACH) >= _REACH_LIMIT:
+        _REACH.clear()
+    found = _REACH[reach, src, stop] = (visited & ~(1 << src), passed)
+    return found
+
+
+#: _moves_to results by ((unit * NUM_LOCS + src) * 8 + payments as a bit set, dests)
+_MOVES_TO: dict[tuple[int, int], tuple[Action, ...]] = {}
+_MOVES_LIMIT = 20_000
+
+
+def _moves_to(unit: int, src: int, pays: list[int], dests: int) -> tuple[Action, ...]:
+    """The moves of a ``unit`` from ``src`` to each location of ``dests`` (a mask), each
+    with every payment of ``pays`` in turn, in id order. Remembered in ``_MOVES_TO``."""
+    row = (unit * NUM_LOCS + src) * 3
+    rows = [MOVE_ROWS[row + pay] for pay in pays]
+    moves = tuple(by_dst[dst] for dst in locs_of(dests) for by_dst in rows)
+    if len(_MOVES_TO) >= _MOVES_LIMIT:
+        _MOVES_TO.clear()  # bounded memory (a few MB); the lists in use come back soon
+    pay_set = 0
+    for pay in pays:
+        pay_set |= 1 << pay
+    _MOVES_TO[(unit * NUM_LOCS + src) * 8 + pay_set, dests] = moves
+    return moves
+
+
+def locs_of(mask: int) -> list[int]:
+    """The set bits of a mask (below 56: locations, edges), in increasing order."""
+    out: list[int] = []
+    k = 0
+    while mask:
+        out += _LOC_BYTES[k][mask & 255]
+        mask >>= 8
+        k += 1
+    return out
 
 
 def die_counts(pool: tuple[int, ...]) -> tuple[int, int, int]:
-    recruit = move = turn = 0
-    for face in pool:
-        if face <= 2:
-            recruit += 1
-        elif face <= 4:
-            move += 1
-        else:
-            turn += 1
-    return recruit, move, turn
+    counts = _DIE_COUNTS.get(pool)
+    if counts is None:
+        recruit = move = turn = 0
+        for face in pool:
+            if face <= 2:
+                recruit += 1
+            elif face <= 4:
+                move += 1
+            else:
+                turn += 1
+        counts = _DIE_COUNTS[pool] = (recruit, move, turn)
+    return counts
+
+
+#: the payments of a move: by (a move die, a recruit die usable, two turn dice)
+_PAYS: dict[tuple[bool, bool, bool], tuple[int, ...]] = {
+    (move, recruit, pair): tuple(
+        pay
+        for pay, usable in ((PAY_MOVE, move), (PAY_RECRUIT, recruit), (PAY_PAIR, pair))
+        if usable
+    )
+    for move in (False, True)
+    for recruit in (False, True)
+    for pair in (False, True)
+}
+#: die_counts of each pool met (pools are short tuples of faces: a few hundred at most)
+_DIE_COUNTS: dict[tuple[int, ...], tuple[int, int, int]] = {}
+#: pay_pairs by (die counts, payments)
+_PAY_PAIRS: dict[tuple[tuple[int, int, int], tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+#: _ends by (last turn of the round, slots used, die counts)
+_ENDS: dict[tuple[bool, int, tuple[int, int, int]], tuple[Action, ...]] = {}
+
+
+#: what LegalActions.terrain_masks returns
+_TerrainMasks = tuple[int, int, int, int, int, int, int]
 
 
 class LegalActions:
@@ -79,6 +259,13 @@ class LegalActions:
 
     params: BoardParams
     n: int
+    #: (terrain, terrain_masks(terrain)) of the last terrain met, read and written as one
+    #: tuple so that sharing the rules between threads stays safe
+    _last_terrain: tuple[tuple[int, ...] | None, _TerrainMasks] = (None, (0,) * 7)
+    #: (units, occupancy(units)) of the last units met, likewise
+    _last_units: tuple[tuple[int, ...] | None, tuple[tuple[int, int, int], ...]] = (None, ())
+    #: (area_pos, _attached(area_pos)) of the last placement of the areas met, likewise
+    _last_attached: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
 
     def next_area_to_place(self, s: BoardState) -> int:
         """The highest area number not yet attached (B3)."""
@@ -107,38 +294,48 @@ class LegalActions:
         """No unit the player may use is left in hand (B7)."""
         excluded = s.excluded[p]
         hand = s.hand
-        return all(hand[p * 3 + t] == 0 or t == excluded for t in range(3))
+        k = p * 3
+        return (
+            (hand[k] == 0 or excluded == 0)
+            and (hand[k + 1] == 0 or excluded == 1)
+            and (hand[k + 2] == 0 or excluded == 2)
+        )
 
     def move_payments(self, s: BoardState, p: int) -> list[int]:
         recruit, move, turn = die_counts(s.dice[p])
-        pays = []
-        if move:
-            pays.append(PAY_MOVE)
-        if recruit and self.all_recruited(s, p):
-            pays.append(PAY_RECRUIT)
-        if turn >= 2:
-            pays.append(PAY_PAIR)
-        return pays
+        return list(_PAYS[bool(move), bool(recruit) and self.all_recruited(s, p), turn >= 2])
 
     def pay_pairs(self, s: BoardState, p: int, pays: list[int]) -> list[tuple[int, int]]:
         """The payments of an assault: two move actions at once (B11)."""
         counts = die_counts(s.dice[p])
-        need = {PAY_MOVE: (0, 1, 0), PAY_RECRUIT: (1, 0, 0), PAY_PAIR: (0, 0, 2)}
-        result = []
-        for k, first in enumerate(pays):
-            for second in pays[k:]:
-                total = [need[first][c] + need[second][c] for c in range(3)]
-                if all(total[c] <= counts[c] for c in range(3)):
-                    result.append((first, second))
-        return result
+        key = (counts, tuple(pays))
+        pairs = _PAY_PAIRS.get(key)
+        if pairs is None:
+            need = {PAY_MOVE: (0, 1, 0), PAY_RECRUIT: (1, 0, 0), PAY_PAIR: (0, 0, 2)}
+            result = []
+            for k, first in enumerate(pays):
+                for second in pays[k:]:
+                    total = [need[first][c] + need[second][c] for c in range(3)]
+                    if all(total[c] <= counts[c] for c in range(3)):
+                        result.append((first, second))
+            pairs = _PAY_PAIRS[key] = tuple(result)
+        return list(pairs)
 
     def attached(self, s: BoardState) -> list[int]:
         """Per outer index: the location of the area touching it, or -1."""
+        return list(self._attached(s.area_pos))
+
+    def _attached(self, area_pos: tuple[int, ...]) -> tuple[int, ...]:
+        last, attached = self._last_attached
+        if last is area_pos:
+            return attached
         result = [-1] * RING_SIZE
-        for k, pos in enumerate(s.area_pos):
+        for k, pos in enumerate(area_pos):
             if pos >= 0:
                 result[pos] = CENTER + 1 + k
-        return result
+        attached = tuple(result)
+        self._last_attached = (area_pos, attached)
+        return attached
 
     def turn_actions(self, s: BoardState, p: int) -> list[Action]:
         n = self.n
@@ -157,94 +354,100 @@ class LegalActions:
             for t in range(3):
                 if hand[hp + t] and t != excluded and (t != RUNNER or s.round > 3):
                     if n_recruit:
-                        actions.append(Recruit(t, False))
+                        actions.append(RECRUITS[t][0])
                     if recruit_by_move:
-                        actions.append(Recruit(t, True))
+                        actions.append(RECRUITS[t][1])
 
         pays = self.move_payments(s, p)
         base = p * STRIDE
         own_area = CENTER + s.area_of[p]
-        attached = self.attached(s)
         area_pos = s.area_pos
-        if pays and not nothing_in_play:
-            own = units[base : base + STRIDE]
-            own_runners, own_fighters, own_blockers = own[0::3], own[1::3], own[2::3]
-            own_fb = [f + b for f, b in zip(own_fighters, own_blockers, strict=True)]
-            own_total = [fb + r for fb, r in zip(own_fb, own_runners, strict=True)]
-            enemy_f: Sequence[int] = ZEROS
-            enemy_b: Sequence[int] = ZEROS
-            enemy_r: Sequence[int] = ZEROS
+        attached = self._attached(area_pos)
+        occupancy = self.occupancy(units)
+        searched = bool(pays) and not nothing_in_play  # occupancy masks combined below
+        if searched:
+            # Occupancy masks (bit ``loc``): own and enemy units of each type.
+            own_r, own_f, own_b = occupancy[p]
+            enemy_r = enemy_f = enemy_b = 0
             for q in range(n):
                 if q != p:
-                    theirs = units[q * STRIDE : (q + 1) * STRIDE]
-                    if enemy_f is ZEROS:
-                        enemy_r, enemy_f, enemy_b = theirs[0::3], theirs[1::3], theirs[2::3]
-                    else:
-                        enemy_r = [x + y for x, y in zip(enemy_r, theirs[0::3], strict=True)]
-                        enemy_f = [x + y for x, y in zip(enemy_f, theirs[1::3], strict=True)]
-                        enemy_b = [x + y for x, y in zip(enemy_b, theirs[2::3], strict=True)]
-            terrain = s.terrain
-
-            def neighbours(loc: int) -> tuple[int, ...]:
-                if loc < RING_SIZE:
-                    area = attached[loc]
-                    return NEIGHBOURS[loc] + (area,) if area >= 0 else NEIGHBOURS[loc]
-                if loc > CENTER:
-                    pos = area_pos[loc - CENTER - 1]
-                    return (pos,) if pos >= 0 else ()
-                return NEIGHBOURS[loc]
-
-            blocked_by_own = self.params.runners_blocked_by_own
+                    their_r, their_f, their_b = occupancy[q]
+                    enemy_r |= their_r
+                    enemy_f |= their_f
+                    enemy_b |= their_b
+            # own stacks at their limit
+            full = 0
+            for loc in locs_of(own_r | own_f | own_b):
+                k = base + loc * 3
+                if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
+                    full |= 1 << loc
+            light, normal = self.terrain_masks(s.terrain)[:2]
+            center = 1 << CENTER
+            # per unit type: where it may stand (tiles of allowed terrain, the center)
+            passable = (PLAYFIELD, light | normal | center, light | center)
+            enemy_fb = enemy_f | enemy_b
+            enemy_any = enemy_fb | enemy_r
+            own_pos = area_pos[own_area - CENTER - 1] if own_area > CENTER else -1
+            own_bit = 1 << own_area
+            own_touch = 1 << own_pos if own_pos >= 0 else 0  # the tile next to the own area
+            blocked_runner = enemy_fb | (own_f | own_b if self.params.runners_blocked_by_own else 0)
             ranges = (3, self.params.fighter_range, self.params.blocker_range)
-            for t, counts in ((0, own_runners), (1, own_fighters), (2, own_blockers)):
-                allowed = ALLOWED_TERRAIN[t]
-                for src in [loc for loc in range(NUM_LOCS) if counts[loc]]:
-                    frontier = [src]
-                    visited = {src}
-                    dests: list[int] = []
-                    for _ in range(ranges[t]):
-                        nxt = []
-                        for loc in frontier:
-                            for nb in neighbours(loc):
-                                if nb in visited:
-                                    continue
-                                visited.add(nb)
-                                if nb > CENTER:
-                                    if nb == own_area:
-                                        dests.append(nb)  # a dead end: never passed through
-                                    continue
-                                if t == RUNNER:
-                                    # B10: never onto or over enemy fighters and blockers
-                                    if (
-                                        enemy_f[nb]
-                                        or enemy_b[nb]
-                                        or (blocked_by_own and own_fb[nb])
-                                    ):
-                                        continue
-                                    if own_total[nb] < STACK_LIMIT[nb]:
-                                        dests.append(nb)
-                                    nxt.append(nb)
-                                    continue
-                                if nb < NUM_TILES and not (allowed >> terrain[nb]) & 1:
-                                    continue
-                                if (
-                                    own_total[nb] < STACK_LIMIT[nb]
-                                    and not enemy_b[nb]
-                                    and (t == FIGHTER or not enemy_f[nb])
-                                ):
-                                    dests.append(nb)
-                                if not (enemy_f[nb] or enemy_b[nb] or enemy_r[nb]):
-                                    nxt.append(nb)
-                        frontier = nxt
-                    dests.sort()
-                    row = ((t * NUM_LOCS + src) * NUM_LOCS) * 3
-                    if len(pays) == 1:
-                        payment = row + pays[0]
-                        actions.extend([MOVES[payment + dst * 3] for dst in dests])
+            pay_set = 0  # the payments as a bit set, for the memo of move lists
+            for pay in pays:
+                pay_set |= 1 << pay
+            for t, occupied in ((0, own_r), (1, own_f), (2, own_b)):
+                if not occupied:
+                    continue
+                reach = ranges[t]
+                if t == RUNNER:
+                    stop = blocked_runner  # B10: never onto or over enemy fighters, blockers
+                    target_ok = PLAYFIELD & ~blocked_runner & ~full
+                else:
+                    stop = ~passable[t] | enemy_any
+                    target_ok = passable[t] & ~full & ~enemy_b
+                    if t != FIGHTER:
+                        target_ok &= ~enemy_f
+                # tiles whose blocking matters: those a search may pass, reach - 1 away
+                balls = _BALLS[reach - 1]
+                for src in locs_of(occupied):
+                    if src > CENTER:  # an area: its one neighbour is the tile it touches
+                        visited = 1 << src
+                        pos = area_pos[src - CENTER - 1]
+                        frontier = 1 << pos if pos >= 0 else 0
+                        visited |= frontier
+                        dests = frontier & target_ok
+                        frontier &= ~stop
+                        for _ in range(reach - 1):
+                            if not frontier:
+                                break
+                            if frontier & own_touch and not visited & own_bit:
+                                visited |= own_bit  # the own area: a dead end, never passed
+                                dests |= own_bit
+                            new = (
+                                _N0[frontier & 255]
+                                | _N1[frontier >> 8 & 255]
+                                | _N2[frontier >> 16 & 255]
+                                | _N3[frontier >> 24 & 255]
+                            ) & ~visited
+                            visited |= new
+                            dests |= new & target_ok
+                            frontier = new & ~stop
                     else:
-                        actions.extend(
-                            [MOVES[row + dst * 3 + pay] for dst in dests for pay in pays]
-                        )
+                        key = (reach, src, stop & balls[src])
+                        found = _REACH.get(key)
+                        if found is None:
+                            found = _search(*key)
+                        seen, passed = found
+                        dests = seen & target_ok
+                        if passed & own_touch:
+                            dests |= own_bit  # the own area: a dead end, never passed
+                    if not dests:
+                        continue
+                    moves_key = (t * NUM_LOCS + src) * 8 + pay_set, dests
+                    moves = _MOVES_TO.get(moves_key)
+                    if moves is None:
+                        moves = _moves_to(t, src, pays, dests)
+                    actions += moves
 
             def fighter_origins(q: int, target: int) -> list[int]:
                 qb = q * STRIDE + 1
@@ -261,11 +464,9 @@ class LegalActions:
 
             # ---- assault on a blocker by two own fighters (B11)
             pairs = self.pay_pairs(s, p, pays) if s.slots == 0 else []
-            targets = [
-                d
-                for d in range(CENTER + 1)
-                if enemy_b[d] and (d == CENTER or terrain[d] != DIFFICULT)
-            ]
+            # blockers not on difficult terrain, next to (a slot of) an own fighter: the
+            # others have no own fighter to assault or ally from
+            targets = [d for d in locs_of(enemy_b & passable[1]) if own_f & ORIGIN_SLOT_MASKS[d]]
             if pairs:
                 for d in targets:
                     origins = fighter_origins(p, d)
@@ -293,33 +494,129 @@ class LegalActions:
 
         # ---- turning (B14)
         if n_turn:
-            actions.extend(RING_TURNS)
-            actions.extend([AREA_MOVES[i] for i in range(RING_SIZE) if attached[i] < 0])
-            actions.extend(self._swaps(s))
+            actions += RING_TURNS
+            actions += [AREA_MOVES[i] for i in range(RING_SIZE) if attached[i] < 0]
+            fighters = blockers = 0
+            for _, their_f, their_b in occupancy:
+                fighters |= their_f
+                blockers |= their_b
+            actions += self._swaps_of(s.terrain, fighters, blockers)
 
         # ---- end of turn (B7)
         actions.extend(self._ends(s, n_recruit, n_move, n_turn))
         return actions
 
+    def terrain_masks(self, terrain: tuple[int, ...]) -> _TerrainMasks:
+        """Derived masks of one terrain layout, remembered for the last layout met (it
+        changes only when a player turns a ring or swaps tiles): the light and normal
+        tiles, the edges (bit = index in EDGES) whose tiles have the same terrain, and
+        those whose first (a) or second (b) tile is difficult, or not light."""
+        last, masks = self._last_terrain
+        if last is terrain:
+            return masks
+        try:
+            raw = bytes(terrain)
+        except ValueError:  # terrain still to be drawn (-1): of no kind yet
+            raw = bytes(t if 0 <= t < 256 else 255 for t in terrain)
+        light = int(raw.translate(_IS_TERRAIN[LIGHT])[::-1], 2)
+        normal = int(raw.translate(_IS_TERRAIN[NORMAL])[::-1], 2)
+        difficult = int(raw.translate(_IS_TERRAIN[DIFFICULT])[::-1], 2)
+        unknown = ((1 << NUM_TILES) - 1) & ~(light | normal | difficult)
+        same = 0
+        for kind in (light, normal, difficult, unknown):
+            if kind:
+                same |= _edges_from(kind) & _edges_to(kind)
+        not_light = normal | difficult
+        masks = (
+            light,
+            normal,
+            _ALL_EDGES & ~same,
+            _edges_from(difficult),
+            _edges_to(difficult),
+            _edges_from(not_light),
+            _edges_to(not_light),
+        )
+        self._last_terrain = (terrain, masks)
+        return masks
+
     def _swaps(self, s: BoardState) -> list[Action]:
-        units = s.units
-        terrain = s.terrain
-        # the highest terrain code each tile may get: 2 anything, 1 not difficult, 0 light
-        ceiling = [DIFFICULT] * NUM_TILES
-        for q in range(self.n):
-            theirs = units[q * STRIDE : q * STRIDE + NUM_TILES * 3]
-            for loc, (f, b) in enumerate(zip(theirs[1::3], theirs[2::3], strict=True)):
-                if b:
-                    ceiling[loc] = LIGHT
-                elif f and ceiling[loc] == DIFFICULT:
-                    ceiling[loc] = NORMAL
-        return [
-            swap
-            for swap, (a, b) in zip(SWAPS, EDGES, strict=True)
-            if terrain[a] != terrain[b] and terrain[b] <= ceiling[a] and terrain[a] <= ceiling[b]
-        ]
+        fighters = blockers = 0
+        for _, their_f, their_b in self.occupancy(s.units):
+            fighters |= their_f
+            blockers |= their_b
+        return self._swaps_of(s.terrain, fighters, blockers)
+
+    def occupancy(self, units: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+        """Per player: the masks of the locations holding its runners, fighters and
+        blockers. Remembered for the last ``units`` met (kept by many transitions)."""
+        last, masks = self._last_units
+        if last is units:
+            return masks
+        # one ASCII "0"/"1" per entry of units: whether it counts any unit
+        digits = bytes(units).translate(NZ01)
+        masks = tuple(
+            (
+                int(digits[qb : qb + STRIDE : 3][::-1], 2),
+                int(digits[qb + 1 : qb + STRIDE : 3][::-1], 2),
+                int(digits[qb + 2 : qb + STRIDE : 3][::-1], 2),
+            )
+            for qb in range(0, len(units), STRIDE)
+        )
+        self._last_units = (units, masks)
+        return masks
+
+    def _swaps_of(self, terrain: tuple[int, ...], fighters: int, blockers: int) -> list[Action]:
+        """B14: the terrain swaps allowed when ``fighters`` and ``blockers`` (location
+        masks, every player's) stand where they do, in id order. A tile may get
+        difficult terrain only when no fighter or blocker stands on it, normal terrain
+        only when no blocker does. Computed for all edges at once, as masks of edges."""
+        _, _, differ, a_difficult, b_difficult, a_not_light, b_not_light = self.terrain_masks(
+            terrain
+        )
+        tiles = (1 << NUM_TILES) - 1
+        occupied = (fighters | blockers) & tiles
+        blockers &= tiles
+        # edges whose a (or b) tile holds a fighter or blocker, or a blocker
+        a_occupied = (
+            _A0[occupied & 255]
+            | _A1[occupied >> 8 & 255]
+            | _A2[occupied >> 16 & 255]
+            | _A3[occupied >> 24]
+        )
+        b_occupied = (
+            _B0[occupied & 255]
+            | _B1[occupied >> 8 & 255]
+            | _B2[occupied >> 16 & 255]
+            | _B3[occupied >> 24]
+        )
+        a_blocker = (
+            _A0[blockers & 255]
+            | _A1[blockers >> 8 & 255]
+            | _A2[blockers >> 16 & 255]
+            | _A3[blockers >> 24]
+        )
+        b_blocker = (
+            _B0[blockers & 255]
+            | _B1[blockers >> 8 & 255]
+            | _B2[blockers >> 16 & 255]
+            | _B3[blockers >> 24]
+        )
+        refused = (
+            (b_difficult & a_occupied)
+            | (a_difficult & b_occupied)
+            | (b_not_light & a_blocker)
+            | (a_not_light & b_blocker)
+        )
+        return [SWAPS[e] for e in locs_of(differ & ~refused)]
 
     def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
+        key = (s.turn >= self.n, s.slots, (n_recruit, n_move, n_turn))
+        ends = _ENDS.get(key)
+        if ends is None:
+            ends = _ENDS[key] = tuple(self._end_options(s, n_recruit, n_move, n_turn))
+        return list(ends)
+
+    def _end_options(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
         if s.turn >= self.n:
             return [End()]
         to_drop = min(2 - s.slots, n_recruit + n_move + n_turn)

@@ -7,7 +7,6 @@ short-lived lists; every public function returns a new state and never mutates o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from math import factorial
 
 from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
@@ -47,7 +46,10 @@ from koth.games.board.board import (
 )
 from koth.games.board.legal import ROLL_OUTCOMES, STRIDE, LegalActions
 from koth.games.board.params import BoardParams
-from koth.games.board.state import BoardState, BoardTermination, Phase
+from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
+
+#: the ToMove of each seat's decisions, shared (ToMove is an immutable value)
+_TO_MOVE_PLAYER = tuple(ToMove.player(p) for p in range(4))
 
 
 def without_die(pool: tuple[int, ...], category: int) -> tuple[int, ...]:
@@ -109,16 +111,16 @@ class Rules(LegalActions):
     def to_move(self, s: BoardState) -> ToMove:
         phase = s.phase
         if phase is Phase.TURN:
-            return ToMove.player(s.order[s.turn % self.n])
+            return _TO_MOVE_PLAYER[s.order[s.turn % self.n]]
         if phase is Phase.ROLL or phase is Phase.TERRAIN or phase is Phase.DRAW:
             return TO_MOVE_CHANCE
         if phase is Phase.ALLY_DIE:
             return TO_MOVE_CHANCE
         if phase is Phase.ANSWER:
             assert s.offer is not None
-            return ToMove.player(s.offer.helper)
+            return _TO_MOVE_PLAYER[s.offer.helper]
         if phase is Phase.PLACE:
-            return ToMove.player(s.area_of.index(self.next_area_to_place(s)))
+            return _TO_MOVE_PLAYER[s.area_of.index(self.next_area_to_place(s))]
         if phase is Phase.EXCLUDE:
             return ToMove.simultaneous(tuple(range(self.n)))
         return TO_MOVE_TERMINAL
@@ -150,20 +152,20 @@ class Rules(LegalActions):
             assert isinstance(action, TerrainDraw)
             start = (action.ring - 1) * RING_SIZE
             terrain = s.terrain[:start] + action.arrangement + s.terrain[start + RING_SIZE :]
-            return replace(s, terrain=terrain, phase=Phase.DRAW if action.ring == 4 else s.phase)
+            return evolve(s, terrain=terrain, phase=Phase.DRAW if action.ring == 4 else s.phase)
         if phase is Phase.DRAW:
             assert isinstance(action, AreaDraw)
             order = tuple(sorted(range(self.n), key=lambda q: action.areas[q]))
-            return replace(s, area_of=action.areas, order=order, phase=Phase.PLACE)
+            return evolve(s, area_of=action.areas, order=order, phase=Phase.PLACE)
         if phase is Phase.PLACE:
             assert isinstance(action, Place)
             area = self.next_area_to_place(s)
             area_pos = (*s.area_pos[: area - 1], action.index, *s.area_pos[area:])
             if area > 1:
-                return replace(s, area_pos=area_pos)
+                return evolve(s, area_pos=area_pos)
             if self.params.one_excluded:
-                return replace(s, area_pos=area_pos, phase=Phase.EXCLUDE)
-            return replace(s, area_pos=area_pos, phase=Phase.ROLL, round=1)
+                return evolve(s, area_pos=area_pos, phase=Phase.EXCLUDE)
+            return evolve(s, area_pos=area_pos, phase=Phase.ROLL, round=1)
         raise ValueError(f"no action is applied in phase {phase.name}")
 
     def apply_joint(self, s: BoardState, actions: dict[PlayerId, Action]) -> BoardState:
@@ -172,24 +174,26 @@ class Rules(LegalActions):
             action = actions[p]
             assert isinstance(action, Exclude)
             excluded.append(action.unit)
-        return replace(s, excluded=tuple(excluded), phase=Phase.ROLL, round=1)
+        return evolve(s, excluded=tuple(excluded), phase=Phase.ROLL, round=1)
 
     def _apply_roll(self, s: BoardState, face: int) -> BoardState:
-        dice = list(s.dice)
+        dice = s.dice
         for p in s.order:
-            if len(dice[p]) < 4:
-                dice[p] = tuple(sorted((*dice[p], face)))
+            pool = dice[p]
+            if len(pool) < 4:
+                dice = (*dice[:p], tuple(sorted((*pool, face))), *dice[p + 1 :])
                 break
-        if all(len(d) == 4 for d in dice):
-            return replace(s, dice=tuple(dice), phase=Phase.TURN, turn=0, slots=0, declined=0)
-        return replace(s, dice=tuple(dice))
+        for pool in dice:
+            if len(pool) != 4:
+                return evolve(s, dice=dice)
+        return evolve(s, dice=dice, phase=Phase.TURN, turn=0, slots=0, declined=0)
 
     def _apply_turn(self, s: BoardState, p: int, action: Action) -> BoardState:
         dice = s.dice
         if isinstance(action, Move):
             units, hand = self._move(s, p, action.unit, action.src, action.dst)
             return self._after_action(
-                replace(
+                evolve(
                     s,
                     units=units,
                     hand=hand,
@@ -207,7 +211,7 @@ class Rules(LegalActions):
                     drop = tuple(sorted((f - 1) // 2 for f in pool))[:to_drop]
                 for category in drop:
                     pool = without_die(pool, category)
-            return self._finish_turn(replace(s, dice=_set(dice, p, pool)))
+            return self._finish_turn(evolve(s, dice=_set(dice, p, pool)))
         if isinstance(action, Recruit):
             new_hand = list(s.hand)
             new_hand[p * 3 + action.unit] -= 1
@@ -216,7 +220,7 @@ class Rules(LegalActions):
             used = (*s.used_types[:p], s.used_types[p] | 1 << action.unit, *s.used_types[p + 1 :])
             pool = without_die(dice[p], MOVE_DIE if action.by_move else RECRUIT_DIE)
             return self._after_action(
-                replace(
+                evolve(
                     s,
                     units=tuple(new_units),
                     hand=tuple(new_hand),
@@ -229,21 +233,21 @@ class Rules(LegalActions):
             pool = pay(pay(dice[p], action.pays[0]), action.pays[1])
             units, hand = self._assault(s, p, action)
             return self._after_action(
-                replace(s, units=units, hand=hand, slots=2, dice=_set(dice, p, pool))
+                evolve(s, units=units, hand=hand, slots=2, dice=_set(dice, p, pool))
             )
         if isinstance(action, Ally):
-            return replace(s, phase=Phase.ANSWER, offer=action)
-        s = replace(s, dice=_set(dice, p, without_die(dice[p], TURN_DIE)), slots=s.slots + 1)
+            return evolve(s, phase=Phase.ANSWER, offer=action)
+        s = evolve(s, dice=_set(dice, p, without_die(dice[p], TURN_DIE)), slots=s.slots + 1)
         if isinstance(action, TurnRing):
             return self._after_action(self._rotate(s, action.ring, action.right))
         if isinstance(action, MoveArea):
             area = s.area_of[p]
             area_pos = (*s.area_pos[: area - 1], action.index, *s.area_pos[area:])
-            return self._after_action(replace(s, area_pos=area_pos))
+            return self._after_action(evolve(s, area_pos=area_pos))
         if isinstance(action, Swap):
             terrain = list(s.terrain)
             terrain[action.a], terrain[action.b] = terrain[action.b], terrain[action.a]
-            return self._after_action(replace(s, terrain=tuple(terrain)))
+            return self._after_action(evolve(s, terrain=tuple(terrain)))
         raise ValueError(f"{action} is not a turn action")
 
     def _rotate(self, s: BoardState, ring: int, right: bool) -> BoardState:
@@ -261,7 +265,7 @@ class Rules(LegalActions):
             for i in range(RING_SIZE):
                 j = (i + shift) % RING_SIZE
                 units[lo + j * 3 : lo + j * 3 + 3] = old[i * 3 : i * 3 + 3]
-        return replace(s, terrain=tuple(terrain), units=tuple(units))
+        return evolve(s, terrain=tuple(terrain), units=tuple(units))
 
     def _kill_runners(self, units: list[int], hand: list[int], p: int, loc: int) -> None:
         """A fighter of ``p`` entered ``loc``: every enemy runner there dies (B11)."""
@@ -354,7 +358,7 @@ class Rules(LegalActions):
     def _answer(self, s: BoardState, offer: Ally, accept: bool) -> BoardState:
         active = s.active()
         if not accept:
-            return replace(s, phase=Phase.TURN, offer=None, declined=s.declined | 1 << offer.helper)
+            return evolve(s, phase=Phase.TURN, offer=None, declined=s.declined | 1 << offer.helper)
         units = list(s.units)
         hand = list(s.hand)
         # the blocker's owner is neither of the allies (B13)
@@ -364,7 +368,7 @@ class Rules(LegalActions):
                 units[k] -= 1
                 hand[q * 3 + 2] += 1
                 break
-        return replace(
+        return evolve(
             s,
             phase=Phase.ALLY_DIE,
             units=tuple(units),
@@ -394,7 +398,7 @@ class Rules(LegalActions):
         units[dead * STRIDE + dead_at * 3 + 1] -= 1
         hand[dead * 3 + 1] += 1
         self._enter_after_fight(units, hand, survivor, survivor_at, offer.target)
-        return replace(s, phase=Phase.TURN, offer=None, units=tuple(units), hand=tuple(hand))
+        return evolve(s, phase=Phase.TURN, offer=None, units=tuple(units), hand=tuple(hand))
 
     # ------------------------------------------------------------ turn end
     def _after_action(self, s: BoardState) -> BoardState:
@@ -447,7 +451,7 @@ class Rules(LegalActions):
                     )
                 )
             if termination is not None:
-                return replace(
+                return evolve(
                     s,
                     phase=Phase.OVER,
                     points=tuple(points),
@@ -459,7 +463,7 @@ class Rules(LegalActions):
                     offer=None,
                 )
             if turn == 2 * n - 1:
-                return replace(
+                return evolve(
                     s,
                     phase=Phase.ROLL,
                     round=s.round + 1,
@@ -474,7 +478,7 @@ class Rules(LegalActions):
             turn += 1
             if turn >= n and not dice[s.order[turn % n]]:
                 continue  # B7: no dice left for the second turn: it is skipped
-            return replace(
+            return evolve(
                 s,
                 phase=Phase.TURN,
                 turn=turn,
@@ -493,6 +497,8 @@ class Rules(LegalActions):
         self, points: list[int], active: int, order: tuple[int, ...]
     ) -> tuple[int, ...]:
         target = self.params.target_points
+        if len(self.sides) == self.n and max(points) < target:
+            return ()  # one player per side, none at the target (the usual case)
         reached = [side for side in self.sides if sum(points[q] for q in side) >= target]
         if not reached:
             return ()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from koth.core.fastdata import fast_constructors
 from koth.games.board.actions import Ally
 
 
@@ -56,3 +57,7 @@ class BoardState:
 
     def active(self) -> int:
         return self.order[self.turn % len(self.order)]
+
+
+#: the hot paths' fast equivalents of ``BoardState(...)`` and ``dataclasses.replace``
+new_state, evolve = fast_constructors(BoardState)

@@ -33,7 +33,6 @@ from koth.games.cards.model import (
     STACK_NAMES,
     bits,
     card_str,
-    dense_bits,
 )
 from koth.games.cards.serialize import state_from_json, state_to_json
 from koth.games.cards.state import (
@@ -45,7 +44,31 @@ from koth.games.cards.state import (
 )
 
 _BOTH = ToMove.simultaneous((0, 1))
+
+
+def _deal_pairs(left: int) -> tuple[tuple[tuple[tuple[CardsAction, float], ...], ...], ...]:
+    """The deal outcomes when ``left`` cards are undealt, by nibble of the undealt mask:
+    ``[k][b]`` holds (deal card, 1 / left) for each card of 4-bit value ``b`` at nibble
+    ``k`` (cards 4k..4k+3), in increasing card order."""
+    probability = 1.0 / left if left else 0.0
+    pairs = [(DEALS[c], probability) for c in range(NORMAL_CARDS)]
+    return tuple(
+        tuple(tuple(pairs[4 * k + i] for i in range(4) if b >> i & 1) for b in range(16))
+        for k in range(NORMAL_CARDS // 4)
+    )
+
+
+class _DealPairs(dict[int, Any]):
+    """``_deal_pairs`` for each count of undealt cards, built on first use."""
+
+    def __missing__(self, left: int) -> Any:
+        self[left] = table = _deal_pairs(left)
+        return table
+
+
+_DEAL_PAIRS = _DealPairs()
 _PLAYER = (ToMove.player(0), ToMove.player(1))
+_ATTACK_TYPES = (Single, Run, JokerPlay)
 
 
 @register_game
@@ -94,24 +117,30 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
             return cached
         if state.phase is not Phase.DEAL:
             return ()
-        left = dense_bits(state.undealt)
-        probability = 1.0 / len(left)
-        outcomes = tuple([(DEALS[c], probability) for c in left])
+        # the same outcomes as [(DEALS[c], 1 / left) for each undealt card c], in order,
+        # assembled from precomputed runs of four cards
+        undealt = state.undealt
+        collected: list[tuple[CardsAction, float]] = []
+        for table in _DEAL_PAIRS[undealt.bit_count()]:
+            collected += table[undealt & 15]
+            undealt >>= 4
+        outcomes = tuple(collected)
         self._last_outcomes = (state, outcomes)
         return outcomes
 
     def legal_actions(self, state: CardsState, player: PlayerId) -> Sequence[CardsAction]:
         phase = state.phase
+        # each phase's movers as in to_move (the deal and the end have none)
         if phase is Phase.ATTACK or phase is Phase.TIEBREAK:
             return rules.legal_attacks(state, player) if player in (0, 1) else []
-        if player not in self.to_move(state).players:
-            return []
-        if phase is Phase.CHOOSE:
-            return rules.choose_actions(state)
         if phase is Phase.RESERVE:
-            return rules.reserve_choices(state, player)
+            return rules.reserve_choices(state, player) if player in (0, 1) else []
+        if phase is Phase.CHOOSE:
+            if player != rules.chooser(state, self.params):
+                return []
+            return rules.choose_actions(state)
         if phase is Phase.ASSIGN:
-            return rules.assign_choices(state)
+            return rules.assign_choices(state) if player == rules.assignee(state) else []
         return []
 
     def apply(self, state: CardsState, player: PlayerId, action: CardsAction) -> CardsState:
@@ -128,8 +157,8 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
         if state.phase is Phase.RESERVE:
             assert type(first) is Place and type(second) is Place
             return rules.apply_reserve_round(state, (first.to_reserve, second.to_reserve))
-        assert isinstance(first, Single | Run | JokerPlay)
-        assert isinstance(second, Single | Run | JokerPlay)
+        assert isinstance(first, _ATTACK_TYPES)
+        assert isinstance(second, _ATTACK_TYPES)
         return rules.resolve_attacks(state, (first, second), self.params)
 
     def outcome(self, state: CardsState) -> Outcome | None:
