@@ -238,3 +238,26 @@ def test_the_openapi_schema_documents_every_endpoint(client: TestClient) -> None
         assert {"404", "422"} <= set(operation["responses"]), (path, method)
     assert "SeatToken" in schema["components"]["securitySchemes"]
     assert not any(p.startswith("/games") or p == "/" for p in paths)  # pages are not API
+
+
+def test_computer_seats_are_checked_against_the_agents_at_creation(client: Any) -> None:
+    catalog = {entry["name"]: entry for entry in client.get("/api/catalog").json()}
+    assert "heuristic" not in catalog["toy_duel"]["agents"]
+    assert {"random", "mcts", "ismcts"} <= set(catalog["toy_duel"]["agents"])
+    for seat, message in [
+        ({"kind": "computer", "agent": "heuristic"}, "no heuristic policy"),
+        ({"kind": "computer", "agent": "random", "budget": 50}, "takes no budget"),
+    ]:
+        response = client.post(
+            "/api/games", json={"game": "toy_duel", "seats": [{"kind": "human"}, seat]}
+        )
+        assert response.status_code == 422, response.text
+        assert "seat 1" in response.text and message in response.text
+    response = client.post(
+        "/api/games",
+        json={
+            "game": "toy_duel",
+            "seats": [{"kind": "human"}, {"kind": "computer", "agent": "mcts", "budget": 20}],
+        },
+    )
+    assert response.status_code in (200, 201), response.text

@@ -15,7 +15,10 @@ class SeatConfig(BaseModel):
     kind: Literal["human", "computer"] = "human"
     agent: str | None = Field(None, description="computer seats: the agent (default random)")
     budget: int | None = Field(
-        None, ge=1, le=1_000_000, description="computer seats: the agent's search budget"
+        None,
+        ge=1,
+        le=1_000_000,
+        description="computer seats running mcts or ismcts: search iterations per move",
     )
 
 

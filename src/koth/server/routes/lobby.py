@@ -27,14 +27,13 @@ router = APIRouter(prefix="/api", tags=["lobby"])
 
 @router.get("/catalog", summary="The games that can be hosted, with their parameters")
 async def catalog() -> list[CatalogEntry]:
-    agents = agent_names()
     return [
         CatalogEntry(
             name=info.name,
             title=info.title,
             default_players=info.default_players,
             params_schema=info.schema,
-            agents=agents,
+            agents=agent_names(info.name),
         )
         for info in offered_games()
     ]

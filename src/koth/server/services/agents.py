@@ -1,76 +1,70 @@
-"""Computer players: the policy of a computer seat, pluggable.
+"""Computer players: the agent of a computer seat, built by ``koth.agents``.
 
-``koth.agents.registry.make_policy(spec, game, player, seed)`` is used when that module
-is importable; otherwise (or for the agent "random") a uniformly random legal action is
-played. A policy is a callable ``(state, player, rng) -> action``.
+A seat stores an agent name and an optional budget; the budget is the number of search
+iterations per move, so it applies to the search agents only. Both are checked when
+the game is created, so a game never starts with a seat that cannot play.
 """
 
 from __future__ import annotations
 
-import importlib
-import logging
-import random
-from collections.abc import Callable
 from typing import Any
 
-from koth.core.chance import random_policy
+from koth.agents.registry import AGENT_NAMES, Policy, check_spec
+from koth.agents.registry import make_policy as make_agent_policy
+from koth.core.errors import InvalidParamsError
 from koth.core.game import Game
-from koth.core.state import GameState
+from koth.core.registry import load_game
 
-log = logging.getLogger(__name__)
-
-Policy = Callable[[GameState[Any, Any], int, random.Random], Any]
+__all__ = [
+    "RANDOM_AGENT",
+    "SEARCH_AGENTS",
+    "Policy",
+    "agent_names",
+    "agent_spec",
+    "check_seat_agent",
+    "make_policy",
+]
 
 RANDOM_AGENT = "random"
+#: the agents whose strength a budget (iterations per move) sets
+SEARCH_AGENTS = ("mcts", "ismcts")
 
 
-def _registry() -> Any | None:
-    try:
-        return importlib.import_module("koth.agents.registry")
-    except ImportError:
-        return None
-
-
-def agent_names() -> list[str]:
-    """The agents a computer seat may use ("random" always works)."""
-    registry = _registry()
-    names: list[str] = []
-    if registry is not None:
-        for attribute in ("agent_names", "available_agents", "names"):
-            lister = getattr(registry, attribute, None)
-            if callable(lister):
-                try:
-                    names = [str(n) for n in lister()]
-                except Exception:  # a broken plug-in must not take the lobby down
-                    log.exception("koth.agents.registry.%s failed", attribute)
-                break
-        else:
-            table = getattr(registry, "AGENTS", None)
-            if isinstance(table, dict):
-                names = [str(n) for n in table]
-    return [RANDOM_AGENT, *sorted(n for n in names if n != RANDOM_AGENT)]
+def agent_names(game_name: str | None = None) -> list[str]:
+    """The agents a computer seat may use (at ``game_name``, with default parameters:
+    the heuristic agent knows only some games)."""
+    if game_name is None:
+        return list(AGENT_NAMES)
+    game = load_game(game_name)
+    playable = []
+    for name in AGENT_NAMES:
+        try:
+            check_spec(name, game)
+        except InvalidParamsError:
+            continue
+        playable.append(name)
+    return playable
 
 
 def agent_spec(agent: str, budget: int | None) -> str:
-    """The spec string handed to ``make_policy``: ``name`` or ``name:budget``."""
-    return agent if budget is None else f"{agent}:{budget}"
+    """The ``koth.agents`` spec of a seat: ``ismcts:iters=500`` for a budget of 500."""
+    if budget is None:
+        return agent
+    if agent not in SEARCH_AGENTS:
+        raise InvalidParamsError(
+            f"the {agent} agent takes no budget; a budget (iterations per move) is for "
+            f"{' and '.join(SEARCH_AGENTS)}"
+        )
+    return f"{agent}:iters={budget}"
+
+
+def check_seat_agent(agent: str, budget: int | None, game: Game[Any, Any, Any]) -> None:
+    """Raise InvalidParamsError if this agent and budget cannot play ``game``."""
+    check_spec(agent_spec(agent, budget), game)
 
 
 def make_policy(
     agent: str, budget: int | None, game: Game[Any, Any, Any], player: int, seed: int
 ) -> Policy:
-    """The policy of a computer seat; falls back to random play (logged) if the agents
-    package cannot build it."""
-    if agent == RANDOM_AGENT:
-        return random_policy
-    registry = _registry()
-    factory = getattr(registry, "make_policy", None) if registry is not None else None
-    if factory is None:
-        log.warning("koth.agents.registry.make_policy is not available; %s plays randomly", agent)
-        return random_policy
-    try:
-        policy: Policy = factory(agent_spec(agent, budget), game, player, seed)
-    except Exception:
-        log.exception("cannot build agent %r for %s; playing randomly", agent, game.name)
-        return random_policy
-    return policy
+    """The policy ``(state, player, rng) -> action`` of a computer seat."""
+    return make_agent_policy(agent_spec(agent, budget), game, player, seed)

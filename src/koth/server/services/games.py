@@ -30,7 +30,7 @@ from koth.server.errors import (
     NotFoundError,
     StaleVersionError,
 )
-from koth.server.services.agents import agent_names
+from koth.server.services.agents import RANDOM_AGENT, check_seat_agent
 from koth.server.services.catalog import make_game
 from koth.server.services.live import LiveHub
 from koth.server.services.messages import replay_frame, state_message
@@ -137,16 +137,15 @@ class GameService:
                 f"{game_name} with these parameters seats {game.num_players} players, "
                 f"but {len(requests)} seats were given"
             )
-        known_agents = agent_names()
         tokens: dict[int, str] = {}
         stored_seats = []
         for index, request in enumerate(requests):
             if request.kind == COMPUTER:
-                agent = request.agent or known_agents[0]
-                if agent not in known_agents:
-                    raise InvalidParamsError(
-                        f"seat {index}: unknown agent {agent!r}; known: {', '.join(known_agents)}"
-                    )
+                agent = request.agent or RANDOM_AGENT
+                try:
+                    check_seat_agent(agent, request.budget, game)
+                except InvalidParamsError as exc:
+                    raise InvalidParamsError(f"seat {index}: {exc}") from None
                 stored_seats.append(
                     StoredSeat(index, COMPUTER, agent, request.budget, None, claimed=True)
                 )
