@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,40 +16,10 @@ from koth.core.state import GameState
 from koth.games.board.actions import GRAMMAR, Action
 from koth.games.board.game import BoardGame
 from koth.games.board.render import PLAYER_STYLES, board_renderable
+from koth.games.terminal import EndOfInput, make_opponent, read_line
 
-Agent = Callable[[GameState[Any, Any], int, random.Random], Any]
-
-
-def random_agent(state: GameState[Any, Any], player: int, rng: random.Random) -> Any:
-    """A uniformly random legal action."""
-    return rng.choice(list(state.legal_actions(player)))
-
-
-#: computer opponents by name; other names are looked up in koth.agents when present
-AGENTS: dict[str, Agent] = {"random": random_agent}
 HUMAN = "human"
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
-
-
-class EndOfInput(Exception):
-    """The input ended (EOF) before the game did."""
-
-
-def _read(prompt: str) -> str:
-    try:
-        return input(prompt)
-    except EOFError:
-        raise EndOfInput from None
-
-
-def make_agent(spec: str, game: BoardGame, seat: int, seed: int | None) -> Agent:
-    if spec in AGENTS:
-        return AGENTS[spec]
-    try:
-        from koth.agents.registry import make_policy
-    except ImportError:
-        raise InvalidParamsError(f"unknown agent {spec!r}; known: {', '.join(AGENTS)}") from None
-    return make_policy(spec, game, seat, seed)
 
 
 def build_params(players: int, variant: list[str], settings: list[str]) -> dict[str, Any]:
@@ -78,7 +47,7 @@ class Table:
         self.console, self.game, self.seats = console, game, seats
         self.rng = random.Random(seed)
         self.agents = {
-            seat: make_agent(spec, game, seat, seed)
+            seat: make_opponent(spec, game, seat, seed)
             for seat, spec in enumerate(seats)
             if spec != HUMAN
         }
@@ -105,7 +74,7 @@ class Table:
             end = "\n" if number % 3 == 0 or number == len(options) else ""
             console.print(f"{number:>4}. {option!s:<36}", end=end, highlight=False)
         while True:
-            text = _read(f"player {player}> ").strip()
+            text = read_line(f"player {player}> ").strip()
             if not text:
                 continue
             if text.lower() in ("?", "help"):

@@ -19,35 +19,7 @@ from koth.games.cards.model import bits, card_str
 from koth.games.cards.render import symbol, table_text
 from koth.games.cards.rules import action_card
 from koth.games.cards.state import Phase
-
-Agent = Callable[[GameState[Any, Any], int, random.Random], Any]
-
-
-def random_agent(state: GameState[Any, Any], player: int, rng: random.Random) -> Any:
-    """A uniformly random legal action."""
-    return rng.choice(list(state.legal_actions(player)))
-
-
-#: computer opponents by name; the agents issue adds its own here
-AGENTS: dict[str, Agent] = {"random": random_agent}
-
-
-def _agent_policy(spec: str, game: CardsGame, seat: int, seed: int) -> Agent:
-    """Any agent of koth.agents by its spec (imported only when one is asked for)."""
-    from koth.agents.registry import make_policy
-
-    return make_policy(spec, game, seat, seed)
-
-
-class EndOfInput(Exception):
-    """The player's input ended (EOF) before the game did."""
-
-
-def _read(prompt: str) -> str:
-    try:
-        return input(prompt)
-    except EOFError:
-        raise EndOfInput from None
+from koth.games.terminal import EndOfInput, Opponent, make_opponent, read_line
 
 
 def _describe(action: CardsAction) -> str:
@@ -72,7 +44,7 @@ def _ask(
         end = "\n" if number % 4 == 0 or number == len(options) else ""
         console.print(f"{number:>3}. {_describe(action):<18}", end=end, highlight=False)
     while True:
-        text = _read(f"player {player}> ").strip()
+        text = read_line(f"player {player}> ").strip()
         if not text:
             continue
         if text.lower() in ("?", "help"):
@@ -115,7 +87,7 @@ class Table:
     """One terminal game: who sits where, and the screens shown to humans."""
 
     def __init__(
-        self, console: Console, game: CardsGame, humans: set[int], agent: Agent, hotseat: bool
+        self, console: Console, game: CardsGame, humans: set[int], agent: Opponent, hotseat: bool
     ) -> None:
         self.console, self.game, self.humans, self.agent = console, game, humans, agent
         self.hotseat = hotseat
@@ -129,7 +101,7 @@ class Table:
             self.console.print(
                 f"[bold]Pass the terminal to player {player}, then press Enter.[/bold]"
             )
-            _read("")
+            read_line("")
             self.console.clear()
         self.facing = player
 
@@ -213,7 +185,7 @@ def play_cards(
         seed = random.randrange(2**31)
     game = CardsGame(jokers=jokers, tens_equal=tens_equal, dealer=dealer)
     try:
-        opponent = AGENTS[vs] if vs in AGENTS else _agent_policy(vs, game, 1 - human, seed)
+        opponent = make_opponent(vs, game, 1 - human, seed)
     except InvalidParamsError as exc:
         raise typer.BadParameter(str(exc), param_hint="--vs") from None
     table = Table(console, game, {0, 1} if hotseat else {human}, opponent, hotseat)
