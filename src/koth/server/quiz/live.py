@@ -41,6 +41,9 @@ COALESCE_S = 0.05
 
 JUDGE = "judge"
 PROJECTOR = "projector"
+#: broadcaster lanes
+SCREENS = "screens"
+TEAMS = "teams"
 
 
 def team_key(team: str) -> str:
@@ -75,8 +78,10 @@ class LiveEvent:
         self._queue: list[tuple[ops.Op, asyncio.Future[int]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._listeners: dict[str, set[Listener]] = {}
-        self._dirty: set[str] = set()
-        self._broadcaster: asyncio.Task[None] | None = None
+        #: dirty audiences per broadcaster lane ("*": every listener of the lane)
+        self._dirty: dict[str, set[str]] = {SCREENS: set(), TEAMS: set()}
+        #: one broadcaster per lane: the big screens never wait behind 1,000 phones
+        self._broadcasters: dict[str, asyncio.Task[None]] = {}
         self._timer_call: asyncio.TimerHandle | None = None
 
     @property
@@ -138,7 +143,7 @@ class LiveEvent:
 
     async def _reload(self) -> None:
         self.model = await asyncio.to_thread(load_model, self.repo, self.event_id)
-        self._dirty.add("*")
+        self._dirty_add("*")
         self.notify_after_write()
 
     # -------------------------------------------------------------------- reads
@@ -174,15 +179,15 @@ class LiveEvent:
 
     def _mark(self, op: ops.Op) -> None:
         if isinstance(op, ops.Answered):
-            self._dirty.update({team_key(op.team), JUDGE, PROJECTOR})
+            self._dirty_add(team_key(op.team), JUDGE, PROJECTOR)
         elif isinstance(op, ops.Declared):
-            self._dirty.update({team_key(op.team), JUDGE})
+            self._dirty_add(team_key(op.team), JUDGE)
         elif isinstance(op, ops.Judged):
-            self._dirty.update({JUDGE, *(team_key(t) for t in op.teams)})
+            self._dirty_add(JUDGE, *(team_key(t) for t in op.teams))
         elif isinstance(op, ops.TeamJoined | ops.TeamDevice):
-            self._dirty.update({JUDGE, PROJECTOR, team_key(op.team)})
+            self._dirty_add(JUDGE, PROJECTOR, team_key(op.team))
         else:
-            self._dirty.add("*")
+            self._dirty_add("*")
         if isinstance(op, ops.AnsweringOpened | ops.TimerResumed | ops.TimerExtended):
             self._schedule_time_up()
 
@@ -199,18 +204,37 @@ class LiveEvent:
         self._timer_call = loop.call_later(delay, self._time_up)
 
     def _time_up(self) -> None:
-        self._dirty.add("*")
+        self._dirty_add("*")
         self._kick()
 
     def _kick(self) -> None:
-        if self._broadcaster is None or self._broadcaster.done():
-            self._broadcaster = asyncio.create_task(self._broadcast())
+        for lane in (SCREENS, TEAMS):
+            task = self._broadcasters.get(lane)
+            if task is None or task.done():
+                self._broadcasters[lane] = asyncio.create_task(self._broadcast(lane))
 
-    async def _broadcast(self) -> None:
-        while self._dirty:
+    def _dirty_add(self, *keys: str) -> None:
+        for key in keys:
+            if key == "*":
+                for dirty in self._dirty.values():
+                    dirty.add(key)
+            else:
+                self._dirty[SCREENS if key in (PROJECTOR, JUDGE) else TEAMS].add(key)
+
+    async def _broadcast(self, lane: str) -> None:
+        # the projector and the judge (lane SCREENS) get their own broadcaster, so the
+        # big screen never waits behind the messages of 1,000 phones (lane TEAMS)
+        while True:
             await asyncio.sleep(COALESCE_S)
-            dirty, self._dirty = self._dirty, set()
-            keys = set(self._listeners) if "*" in dirty else dirty & set(self._listeners)
+            dirty, self._dirty[lane] = self._dirty[lane], set()
+            if not dirty:
+                return
+            if "*" in dirty:
+                keys = {
+                    k for k in self._listeners if (k in (PROJECTOR, JUDGE)) == (lane == SCREENS)
+                }
+            else:
+                keys = dirty & set(self._listeners)
             if not keys:
                 continue
             async with self.lock:
@@ -231,13 +255,13 @@ class LiveEvent:
             self.unsubscribe(listener)
 
     def notify_after_write(self) -> None:
-        if self._dirty:
+        if any(self._dirty.values()):
             self._kick()
 
     async def close(self) -> None:
         if self._timer_call is not None:
             self._timer_call.cancel()
-        for task in (self._writer, self._broadcaster):
+        for task in (self._writer, *self._broadcasters.values()):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -41,18 +41,20 @@ _bearer = HTTPBearer(
 )
 
 
-def get_quiz(connection: HTTPConnection) -> QuizService:
+# The dependencies are ``async def``: FastAPI runs a plain ``def`` dependency in a worker
+# thread, two thread hops per request that cost more than the whole answer handling.
+async def get_quiz(connection: HTTPConnection) -> QuizService:
     service: QuizService = connection.app.state.quiz
     return service
 
 
-def get_token(
+async def get_token(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
     return credentials.credentials if credentials is not None else None
 
 
-def base_url(connection: HTTPConnection) -> str:
+async def base_url(connection: HTTPConnection) -> str:
     settings = connection.app.state.settings
     public: str | None = getattr(settings, "public_url", None)
     return (public or str(connection.base_url)).rstrip("/")
