@@ -22,15 +22,17 @@ condition on their own sampled secrets nor are fooled by the observer's.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from koth.agents.base import InformationSet
+from koth.agents.heuristics import observer_key
 from koth.agents.mcts import SearchAgent
-from koth.agents.search import Arms, ReturnScale, RolloutPolicy, rollout
+from koth.agents.search import Arms, ReturnScale, RolloutPolicy, default_max_rollout, rollout
 from koth.core.chance import sample_outcome
 from koth.core.players import CHANCE, NodeKind, PlayerId
 
-NodeKey = tuple[PlayerId, str, int]
+NodeKey = tuple[PlayerId, Hashable, int]
 
 
 class IsmctsAgent(SearchAgent):
@@ -40,9 +42,12 @@ class IsmctsAgent(SearchAgent):
 
     def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
-        c, max_rollout = settings.exploration, settings.max_rollout
+        c = settings.exploration
+        max_rollout = default_max_rollout(game, settings.max_rollout)
         observer = info.player
-        table: dict[NodeKey, Arms] = {(observer, info.key, 0): Arms()}
+        fast_key = observer_key(game)
+        root_key: Hashable = info.key if fast_key is None else "root"
+        table: dict[NodeKey, Arms] = {(observer, root_key, 0): Arms()}
         scale = ReturnScale()
         done = settings.budget.iterations_done()
         count = 0
@@ -61,7 +66,13 @@ class IsmctsAgent(SearchAgent):
                 if kind is NodeKind.CHANCE:
                     data = game.apply(data, CHANCE, sample_outcome(game.chance_outcomes(data), rng))
                     continue
-                seen = info.key if depth == 0 else game.information_state_string(data, observer)
+                seen: Hashable
+                if depth == 0:
+                    seen = root_key
+                elif fast_key is not None:
+                    seen = fast_key(game, data, observer)
+                else:
+                    seen = game.information_state_string(data, observer)
                 nodes: list[tuple[PlayerId, Arms]] = []
                 created = False
                 for player in to_move.players:
@@ -91,4 +102,4 @@ class IsmctsAgent(SearchAgent):
             for arms, player, action in path:
                 arms.update(action, values[player])
         self.last_iterations = count
-        return table[(observer, info.key, 0)]
+        return table[(observer, root_key, 0)]

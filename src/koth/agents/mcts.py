@@ -13,16 +13,19 @@ strategy fusion: ``ismcts`` is the agent for those games.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from koth.agents.base import DecisionContext, InformationSet
+from koth.agents.heuristics import action_ranking
 from koth.agents.search import (
     Arms,
     ReturnScale,
     RolloutPolicy,
     SearchSettings,
+    default_max_rollout,
     rollout,
     rollout_policy,
 )
@@ -33,11 +36,14 @@ from koth.core.players import CHANCE, NodeKind, PlayerId
 
 
 class _Node:
-    __slots__ = ("arms", "children")
+    __slots__ = ("arms", "children", "ranked", "visits")
 
     def __init__(self) -> None:
         self.arms: dict[PlayerId, Arms] = {}
         self.children: dict[Hashable, _Node] = {}
+        self.visits = 0
+        #: the legal actions best first (progressive widening), once computed
+        self.ranked: list[Any] | None = None
 
     def arms_of(self, player: PlayerId) -> Arms:
         arms = self.arms.get(player)
@@ -73,7 +79,7 @@ class SearchAgent:
     def reset(self, game: Game[Any, Any, Any], player: PlayerId, seed: int) -> None:
         self._rng = random.Random(seed)
         self._player = player
-        self._policy = rollout_policy(game, self.settings.rollout)
+        self._policy = rollout_policy(game, self.settings.rollout, self.settings.epsilon)
 
     def act(
         self,
@@ -105,7 +111,10 @@ class MctsAgent(SearchAgent):
 
     def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
-        c, max_rollout = settings.exploration, settings.max_rollout
+        c = settings.exploration
+        max_rollout = default_max_rollout(game, settings.max_rollout)
+        ranking = action_ranking(game) if settings.widen > 0 else None
+        widen = settings.widen
         root = _Node()
         scale = ReturnScale()
         done = settings.budget.iterations_done()
@@ -129,7 +138,19 @@ class MctsAgent(SearchAgent):
                 elif kind is NodeKind.PLAYER:
                     player = to_move.players[0]
                     arms = node.arms_of(player)
-                    action = arms.select(game.legal_actions(data, player), rng, c, scale)
+                    legal = game.legal_actions(data, player)
+                    if ranking is not None:
+                        # progressive widening: the heuristic's best ceil(w*sqrt(n+1))
+                        ranked = node.ranked
+                        if ranked is None or len(ranked) != len(legal):
+                            ranked = node.ranked = ranking(game, data, player)
+                        width = max(2, math.ceil(widen * math.sqrt(node.visits + 1)))
+                        if width < len(legal):
+                            # a determinization may offer other actions: keep legal ones
+                            allowed = set(legal)
+                            legal = [a for a in ranked if a in allowed][:width]
+                    node.visits += 1
+                    action = arms.select(legal, rng, c, scale)
                     path.append((arms, player, action))
                     data = game.apply(data, player, action)
                     key = ("move", action)

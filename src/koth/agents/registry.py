@@ -3,8 +3,9 @@
 
 A spec is a name followed by ``:key=value`` options (colons, so that a comma-separated
 list of specs stays unambiguous on a command line). Search options: ``iters``,
-``seconds``, ``c`` (UCB exploration), ``rollout`` (random or heuristic),
-``max_rollout`` (steps before a rollout is scored by the game's evaluator) and
+``seconds``, ``c`` (UCB exploration), ``rollout`` (auto, random or heuristic),
+``eps`` (random actions in heuristic rollouts), ``max_rollout`` (steps before a
+rollout is scored by the game's evaluator), ``widen`` (progressive widening) and
 ``final`` (max, or mix: a mixed final choice at simultaneous decisions).
 """
 

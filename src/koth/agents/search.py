@@ -14,7 +14,12 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from koth.agents.heuristics import evaluator, heuristic_policy
+from koth.agents.heuristics import (
+    evaluator,
+    heuristic_policy,
+    state_evaluator,
+    state_rollout,
+)
 from koth.core.chance import sample_outcome
 from koth.core.errors import InvalidParamsError
 from koth.core.game import Game
@@ -138,22 +143,47 @@ def random_rollout_policy(
     return legal[rng.randrange(len(legal))]
 
 
-def heuristic_rollout_policy(game: Game[Any, Any, Any]) -> RolloutPolicy:
-    """The game's heuristic, fed with the player's view of the sampled state."""
-    policy = heuristic_policy(game)
+def heuristic_rollout_policy(game: Game[Any, Any, Any], epsilon: float = 0.0) -> RolloutPolicy:
+    """The game's heuristic on the sampled state: its fast state-reading version when
+    the game registered one, else the rule-based policy fed with the player's view.
+    With ``epsilon`` a uniformly random legal action is played instead that often."""
+    fast = state_rollout(game)
+    if fast is None:
+        policy = heuristic_policy(game)
 
-    def choose(g: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random) -> Any:
-        return policy(g, player, g.view(data, player), g.legal_actions(data, player), rng)
+        def slow(g: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random) -> Any:
+            return policy(g, player, g.view(data, player), g.legal_actions(data, player), rng)
 
-    return choose
+        fast = slow
+    if epsilon <= 0:
+        return fast
+    chosen = fast
+
+    def noisy(g: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random) -> Any:
+        if rng.random() < epsilon:
+            legal = g.legal_actions(data, player)
+            return legal[rng.randrange(len(legal))]
+        return chosen(g, data, player, rng)
+
+    return noisy
 
 
-def rollout_policy(game: Game[Any, Any, Any], name: str) -> RolloutPolicy:
+def rollout_policy(game: Game[Any, Any, Any], name: str, epsilon: float = 0.0) -> RolloutPolicy:
+    if name == "auto":
+        # only a built-in fast rollout counts: which view-based heuristics are
+        # registered can differ between processes (tests, plug-ins)
+        name = "heuristic" if state_rollout(game) is not None else "random"
     if name == "random":
         return random_rollout_policy
     if name == "heuristic":
-        return heuristic_rollout_policy(game)
-    raise InvalidParamsError(f"unknown rollout policy {name!r} (random, heuristic)")
+        return heuristic_rollout_policy(game, epsilon)
+    raise InvalidParamsError(f"unknown rollout policy {name!r} (auto, random, heuristic)")
+
+
+def default_max_rollout(game: Game[Any, Any, Any], max_rollout: int | None) -> int:
+    if max_rollout is not None:
+        return max_rollout
+    return 30 if state_evaluator(game) is not None else 400
 
 
 def rollout(
@@ -180,6 +210,9 @@ def rollout(
             data = game.apply_joint(data, joint)
     if game.to_move(data).kind is NodeKind.TERMINAL:
         return game.returns(data)
+    fast = state_evaluator(game)
+    if fast is not None:
+        return fast(game, data)
     evaluate = evaluator(game)
     if evaluate is not None:
         return tuple(evaluate(game, game.view(data, None)))
@@ -192,16 +225,24 @@ class SearchSettings:
 
     budget: Budget = Budget()
     exploration: float = 1.4
-    rollout: str = "random"
-    max_rollout: int = 400
+    #: random, heuristic, or auto (heuristic when the game registered a fast rollout)
+    rollout: str = "auto"
+    #: how often a heuristic rollout plays a random legal action instead
+    epsilon: float = 0.1
+    #: rollout steps before the game's evaluator scores the position; None: 30 for a
+    #: game with a state evaluator (the board game), else 400
+    max_rollout: int | None = None
+    #: progressive widening (mcts, games with an action ranking): a node offers its
+    #: ceil(widen * sqrt(visits + 1)) best-ranked actions; 0 offers every legal action
+    widen: float = 2.0
     #: pick the final move in proportion to visits at simultaneous decisions
     mix_simultaneous: bool = False
 
     @staticmethod
     def from_options(options: Mapping[str, str]) -> SearchSettings:
-        """Settings from ``name:key=value`` options: iters, seconds, c, rollout,
-        max_rollout, final (max or mix)."""
-        known = {"iters", "seconds", "c", "rollout", "max_rollout", "final"}
+        """Settings from ``name:key=value`` options: iters, seconds, c, rollout, eps,
+        max_rollout, widen, final (max or mix)."""
+        known = {"iters", "seconds", "c", "rollout", "eps", "max_rollout", "final", "widen"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise InvalidParamsError(
@@ -218,8 +259,10 @@ class SearchSettings:
             return SearchSettings(
                 budget=Budget(iterations, seconds),
                 exploration=float(options.get("c", 1.4)),
-                rollout=options.get("rollout", "random"),
-                max_rollout=int(options.get("max_rollout", 400)),
+                rollout=options.get("rollout", "auto"),
+                epsilon=float(options.get("eps", 0.1)),
+                widen=float(options.get("widen", 2.0)),
+                max_rollout=int(options["max_rollout"]) if "max_rollout" in options else None,
                 mix_simultaneous=final == "mix",
             )
         except ValueError as exc:

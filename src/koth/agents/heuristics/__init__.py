@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from koth.core.errors import InvalidParamsError
@@ -69,3 +69,62 @@ def evaluator(game: Game[Any, Any, Any]) -> Evaluator | None:
     """The position evaluator of ``game``, or None (unfinished rollouts then score 0)."""
     _load_builtin(game.name)
     return _EVALUATORS.get(game.name)
+
+
+StateRollout = Callable[[Game[Any, Any, Any], Any, PlayerId, random.Random], Any]
+"""``(game, sampled_state_data, player, rng) -> action``: a fast rollout policy that
+reads a *sampled* rules state directly (search agents only, never the true state)."""
+
+ObserverKey = Callable[[Game[Any, Any, Any], Any, PlayerId], Hashable]
+"""``(game, sampled_state_data, observer) -> key``: a cheap key equal whenever the
+observer's views are equal (a stand-in for ``information_state_string``)."""
+
+StateEvaluator = Callable[[Game[Any, Any, Any], Any], tuple[float, ...]]
+"""``(game, sampled_state_data) -> estimated returns`` from public facts of the state."""
+
+Ranking = Callable[[Game[Any, Any, Any], Any, PlayerId], list[Any]]
+"""``(game, sampled_state_data, player) -> legal actions, most promising first``."""
+
+_ROLLOUTS: dict[str, StateRollout] = {}
+_RANKINGS: dict[str, Ranking] = {}
+_KEYS: dict[str, ObserverKey] = {}
+_STATE_EVALUATORS: dict[str, StateEvaluator] = {}
+
+
+def register_rollout(
+    game_name: str,
+    policy: StateRollout | None = None,
+    observer_key: ObserverKey | None = None,
+    state_evaluator: StateEvaluator | None = None,
+    ranking: Ranking | None = None,
+) -> None:
+    """Search helpers of ``game_name``: a fast heuristic rollout policy, a cheap
+    observer key, a state evaluator and an action ranking (each optional)."""
+    if ranking is not None:
+        _RANKINGS[game_name] = ranking
+    if policy is not None:
+        _ROLLOUTS[game_name] = policy
+    if observer_key is not None:
+        _KEYS[game_name] = observer_key
+    if state_evaluator is not None:
+        _STATE_EVALUATORS[game_name] = state_evaluator
+
+
+def state_rollout(game: Game[Any, Any, Any]) -> StateRollout | None:
+    _load_builtin(game.name)
+    return _ROLLOUTS.get(game.name)
+
+
+def observer_key(game: Game[Any, Any, Any]) -> ObserverKey | None:
+    _load_builtin(game.name)
+    return _KEYS.get(game.name)
+
+
+def state_evaluator(game: Game[Any, Any, Any]) -> StateEvaluator | None:
+    _load_builtin(game.name)
+    return _STATE_EVALUATORS.get(game.name)
+
+
+def action_ranking(game: Game[Any, Any, Any]) -> Ranking | None:
+    _load_builtin(game.name)
+    return _RANKINGS.get(game.name)

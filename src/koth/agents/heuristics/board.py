@@ -20,10 +20,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from koth.agents.heuristics import register_heuristic
+from koth.agents.heuristics import register_heuristic, register_rollout
 from koth.core.game import Game
 from koth.games.board.actions import PAY_MOVE, Ally, Answer, Attack, End, Move, Recruit
-from koth.games.board.board import CENTER, FIGHTER, LOC_BY_NAME, RUNNER, ring_of
+from koth.games.board.board import CENTER, FIGHTER, LOC_BY_NAME, NUM_LOCS, RUNNER, ring_of
 
 _CODE = re.compile(r"([RFB])(\d+)")
 RECRUIT_SCORE = {FIGHTER: 40.0, RUNNER: 34.0}
@@ -118,3 +118,129 @@ def board_evaluator(game: Game[Any, Any, Any], view: Mapping[str, Any]) -> tuple
 
 
 register_heuristic("board", board_policy, board_evaluator)
+
+
+# --------------------------------------------------------------- search support
+# Search agents call these on *sampled* states (for this perfect-information game the
+# state itself), thousands of times a move: they read the rules state directly.
+
+#: entries of ``BoardState.units`` per player: (location, unit type) counts
+_STRIDE = NUM_LOCS * 3
+_RINGS = tuple(ring_of(loc) for loc in range(NUM_LOCS))
+#: what a unit is worth to the evaluator by ring (area/hand 0 .. center), in points
+PROGRESS = (0.0, 0.3, 0.6, 1.0, 1.5, 0.0)
+
+
+class _StateTable:
+    """The two questions the action scores ask, answered from ``BoardState.units``."""
+
+    __slots__ = ("holding", "me", "n", "units")
+
+    def __init__(self, units: Sequence[int], me: int, n: int) -> None:
+        self.units = units
+        self.me = me
+        self.n = n
+        k = me * _STRIDE + CENTER * 3
+        self.holding = bool(units[k] or units[k + 1] or units[k + 2])
+
+    def enemies(self, loc: int) -> int:
+        units, total = self.units, 0
+        for q in range(self.n):
+            if q != self.me:
+                k = q * _STRIDE + loc * 3
+                total += units[k] + units[k + 1] + units[k + 2]
+        return total
+
+
+def _state_score_move(move: Move, table: _StateTable) -> float:
+    src_ring, dst_ring = _RINGS[move.src], _RINGS[move.dst]
+    score = 10.0 * (dst_ring - src_ring)
+    if move.src == CENTER:
+        score -= 150
+    if move.dst == CENTER:
+        score += 100
+    if move.unit == FIGHTER and table.enemies(move.dst):
+        score += 90 if move.dst == CENTER else 35 + 5 * dst_ring
+    if table.holding and dst_ring == CENTER_RING - 1 and move.unit != RUNNER:
+        score += 25
+    if move.pay != PAY_MOVE:
+        score -= 3
+    return score
+
+
+def state_score(action: Any, table: _StateTable) -> float:
+    """``score_action`` from a rules state."""
+    kind = type(action)
+    if kind is Move:
+        return _state_score_move(action, table)
+    if kind is Recruit:
+        base = RECRUIT_SCORE.get(action.unit, BLOCKER_RECRUIT_SCORE)
+        return base - (4 if action.by_move else 0)
+    if kind is Attack:
+        return 60 + (60 if _RINGS[action.target] >= CENTER_RING - 1 else 0)
+    if kind is Ally:
+        return 20
+    if kind is Answer:
+        return 1 if action.accept else 0
+    if kind is End:
+        return -float(len(action.drop))
+    return -10
+
+
+def board_rollout_policy(
+    game: Game[Any, Any, Any], state: Any, player: int, rng: random.Random
+) -> Any:
+    """The heuristic above, read from a rules state: for search rollouts."""
+    legal = game.legal_actions(state, player)
+    if len(legal) == 1:
+        return legal[0]
+    table = _StateTable(state.units, player, game.num_players)
+    best, best_score = legal[0], -1e18
+    for action in legal:
+        score = state_score(action, table) + rng.random()
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def board_ranking(game: Game[Any, Any, Any], state: Any, player: int) -> list[Any]:
+    """The legal actions, best first by the heuristic's score (for progressive
+    widening in the search tree)."""
+    legal = game.legal_actions(state, player)
+    table = _StateTable(state.units, player, game.num_players)
+    return sorted(legal, key=lambda a: -state_score(a, table))
+
+
+def board_state_evaluator(game: Game[Any, Any, Any], state: Any) -> tuple[float, ...]:
+    """Estimated returns in [-1, 1] from public facts: the lead in points, plus a unit
+    on the center (CENTER_BONUS points) and units on their way (PROGRESS by ring),
+    relative to the points target."""
+    n = game.num_players
+    units = state.units
+    worth = []
+    for player in range(n):
+        base = player * _STRIDE
+        total = float(state.points[player])
+        k = base + CENTER * 3
+        if units[k] or units[k + 1] or units[k + 2]:
+            total += CENTER_BONUS
+        for loc in range(CENTER):
+            k = base + loc * 3
+            count = units[k] + units[k + 1] + units[k + 2]
+            if count:
+                total += PROGRESS[_RINGS[loc]] * min(count, 2)
+        worth.append(total)
+    target = float(getattr(game.params, "target_points", 30))
+    values = []
+    for player, mine in enumerate(worth):
+        best_other = max(w for q, w in enumerate(worth) if q != player)
+        values.append(max(-1.0, min(1.0, (mine - best_other) / target)))
+    return tuple(values)
+
+
+register_rollout(
+    "board",
+    board_rollout_policy,
+    state_evaluator=board_state_evaluator,
+    ranking=board_ranking,
+)

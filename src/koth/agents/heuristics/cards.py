@@ -16,10 +16,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from koth.agents.heuristics import register_heuristic
+from koth.agents.heuristics import register_heuristic, register_rollout
 from koth.core.game import Game
 from koth.games.cards.actions import (
     Choose,
@@ -29,6 +29,9 @@ from koth.games.cards.actions import (
     Single,
     attack_mask,
     attack_value,
+)
+from koth.games.cards.model import (
+    ALL_NORMAL as ALL_NORMAL_MASK,
 )
 from koth.games.cards.model import (
     APEX,
@@ -41,7 +44,9 @@ from koth.games.cards.model import (
     rank_of,
     suit_of,
 )
+from koth.games.cards.model import bits as bits_of
 from koth.games.cards.rules import stack_available
+from koth.games.cards.state import Phase
 
 #: ranks (indices into "23456789TJQKA") worth keeping in the reserve: Ten to King
 RESERVE_RANKS = range(8, 12)
@@ -194,3 +199,143 @@ def cards_policy(
 
 
 register_heuristic("cards", cards_policy)
+
+
+# --------------------------------------------------------------- search support
+# Search agents call these on *sampled* states (never the true one), thousands of times
+# a move, so they read the rules state directly instead of building a view.
+
+
+def _state_stack_worth(stacks: Sequence[Sequence[int]], stack: int) -> float:
+    cards = stacks[stack]
+    return 3 * len(cards) + (CARD_VALUES[cards[-1]] if cards else 0)
+
+
+def _rollout_choose(state: Any, player: int, legal: Sequence[Choose]) -> Choose:
+    hand = state.hands[player]
+    strength = max((CARD_VALUES[c] for c in bits_of(hand & ALL_NORMAL_MASK)), default=0)
+    strong = strength >= 15
+    gone = state.gone
+    best, best_score = legal[0], -1e9
+    for action in legal:
+        stack = action.stack
+        if stack == APEX:
+            score = 1000.0 if strong else -50.0
+        else:
+            score = _state_stack_worth(state.stacks, stack)
+            if (
+                not stack_available(gone, APEX)
+                and stack_available(gone | 1 << stack, APEX)
+                and not strong
+            ):
+                score -= 40
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def _rollout_attack(state: Any, legal: Sequence[Any], rng: random.Random, tiebreak: bool) -> Any:
+    attacks = [a for a in legal if type(a) is not JokerPlay]
+    if not attacks:
+        return legal[0]
+    joker = legal[-1] if type(legal[-1]) is JokerPlay else None
+    stack = state.stack
+    if stack == APEX or stack < 0:
+        return max(attacks, key=lambda a: (attack_value(a), -attack_mask(a).bit_count()))
+    worth = _state_stack_worth(state.stacks, stack)
+    if tiebreak:
+        if worth >= 12:
+            return max(attacks, key=lambda a: (attack_value(a), -attack_mask(a).bit_count()))
+        return min(attacks, key=_cost)
+    if worth < 8 and joker is not None:
+        cheap = min(attacks, key=_cost)
+        return cheap if attack_value(cheap) <= 3 else joker
+    target = min(15, 4 + worth * 0.45 + rng.uniform(-1.5, 1.5))
+    best_single = None
+    for attack in attacks:
+        if (
+            type(attack) is Single
+            and attack_value(attack) >= target
+            and (best_single is None or attack.card < best_single.card)
+        ):
+            best_single = attack
+    if best_single is not None:
+        return best_single
+    if worth >= 18:
+        runs = [a for a in attacks if type(a) is Run and attack_value(a) >= target]
+        if runs:
+            return min(runs, key=_cost)
+    if joker is not None:
+        return joker
+    return min(attacks, key=_cost)
+
+
+def _rollout_place(state: Any, player: int, legal: Sequence[Place]) -> Place:
+    card = legal[0].card
+    if is_joker(card):
+        to_reserve = False
+    elif state.phase is Phase.RESERVE:
+        own = list(bits_of((state.hands[player] | state.reserves[player]) & ALL_NORMAL_MASK))
+        to_reserve = card in _reserve_wish(own)
+    else:
+        reserve = (state.reserves[player] | state.to_reserve) & ALL_NORMAL_MASK
+        kept = list(bits_of(state.hands[player] | state.to_hand | state.pending))
+        to_reserve = (
+            reserve.bit_count() < ASSIGN_RESERVE_TARGET
+            and rank_of(card) in RESERVE_RANKS
+            and not in_sequence(card, kept)
+        )
+    return legal[1] if legal[1].to_reserve == to_reserve else legal[0]
+
+
+def cards_rollout_policy(
+    game: Game[Any, Any, Any], state: Any, player: int, rng: random.Random
+) -> Any:
+    """The heuristic above, read from a (sampled) rules state: for search rollouts."""
+    legal = game.legal_actions(state, player)
+    first = legal[0]
+    kind = type(first)
+    if kind is Place:
+        return _rollout_place(state, player, legal)
+    if kind is Choose:
+        return _rollout_choose(state, player, legal)
+    return _rollout_attack(state, legal, rng, state.phase is Phase.TIEBREAK)
+
+
+def cards_observer_key(game: Game[Any, Any, Any], state: Any, observer: int) -> Hashable:
+    """A cheap stand-in for ``information_state_string(state, observer)`` inside one
+    search: built only from what ``observer``'s view shows (public fields, its own
+    cards, the counts), so two states with the same view get the same key."""
+    other = 1 - observer
+    phase = state.phase
+    pending, to_hand, to_reserve = state.pending, state.to_hand, state.to_reserve
+    if phase is Phase.ASSIGN and state.log and state.log[-1].winner != observer:
+        pending, to_hand, to_reserve = (
+            pending.bit_count(),
+            (to_hand | to_reserve).bit_count(),
+            -1,
+        )
+    counts: tuple[int, ...]
+    if phase is Phase.RESERVE:
+        counts = ((state.hands[other] | state.reserves[other]).bit_count(),)
+    else:
+        counts = (state.hands[other].bit_count(), state.reserves[other].bit_count())
+    return (
+        phase,
+        state.turn,
+        state.reserve_round,
+        state.stack,
+        state.rounds,
+        state.gone,
+        state.discards,
+        state.hands[observer],
+        state.reserves[observer],
+        counts,
+        pending,
+        to_hand,
+        to_reserve,
+        state.log,
+    )
+
+
+register_rollout("cards", cards_rollout_policy, cards_observer_key)
