@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.quiz.conftest import ServerProcess
+from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import SCENARIO_SETTINGS, scenario_questions
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
@@ -89,9 +89,7 @@ def judge_click(judge: Any, selector: str) -> None:
     )
 
 
-def test_a_whole_evening_in_the_browser(
-    server: ServerProcess, browser: Any, tmp_path: Path
-) -> None:
+def test_a_whole_evening_in_the_browser(server: LiveServer, browser: Any, tmp_path: Path) -> None:
     shots = shots_dir(tmp_path)
     frames = Frames()
     host_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")

@@ -10,14 +10,14 @@ from collections import Counter
 
 import httpx
 
-from tests.server.quiz.conftest import ServerProcess
+from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi, bearer
 
 TEAMS = 40
 
 
 async def _submit_all(
-    server: ServerProcess, api: QuizApi, sids: dict[str, str], acked: dict[str, float]
+    server: LiveServer, api: QuizApi, sids: dict[str, str], acked: dict[str, float]
 ) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
 
@@ -41,7 +41,7 @@ async def _submit_all(
         await asyncio.gather(killer(), *(one(i, t) for i, t in enumerate(sids)))
 
 
-def test_sigkill_while_teams_submit(server: ServerProcess) -> None:
+def test_sigkill_while_teams_submit(server: LiveServer) -> None:
     with httpx.Client(base_url=server.url, timeout=10) as client:
         api = QuizApi(client)
         api.create(steps=5, questions=5)
