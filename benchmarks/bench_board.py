@@ -8,28 +8,15 @@ Each game goes through ``GameState`` (the framework checks included), like
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
-from koth.core.chance import sample_outcome
+from koth.core.chance import random_game
 from koth.games.board import BoardGame
 
 
 def playout(game: BoardGame, seed: int) -> int:
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    steps = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        elif state.is_simultaneous_node():
-            state.apply_actions(
-                {p: rng.choice(state.legal_actions(p)) for p in state.acting_players()}
-            )
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        steps += 1
-    return steps
+    """One seeded random game through the checked GameState API; returns its steps."""
+    return len(random_game(game, seed).history)
 
 
 def main() -> None:
