@@ -20,17 +20,25 @@ gives it ``seconds x measured simulations per second`` (``--os-sims N`` override
 The table also reports each agent's measured thinking time per searched decision.
 
 A win is being the only winner; draws count as non-wins.
+
+``--journal FILE`` appends every finished game to FILE (JSON lines) and, on a later run
+with the same game, agent, opponent kind and ``--seed``, skips the games it holds and
+counts them in: a target run can be spread over several sessions (and machines; each
+line records the host and the time budget it ran under).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
+import platform
 import random
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -175,19 +183,60 @@ def matchups(args: argparse.Namespace, console: Console) -> list[tuple[str, str,
     return selected
 
 
+class Journal:
+    """Finished games, one JSON line each, so that a long run can be resumed."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.lines: list[dict[str, Any]] = []
+        if path is not None and path.exists():
+            for number, text in enumerate(path.read_text().splitlines(), 1):
+                if not text.strip():
+                    continue
+                try:
+                    self.lines.append(json.loads(text))
+                except json.JSONDecodeError as exc:
+                    raise SystemExit(f"{path}:{number}: not a JSON line ({exc})") from None
+
+    @staticmethod
+    def key(game: str, agent: str, opponent: str, seed: int) -> list[Any]:
+        # the opponent's kind, not its spec: a calibrated os-ismcts:sims=N differs per run
+        return [game, agent, opponent.split(":")[0], seed]
+
+    def finished(self, key: list[Any]) -> dict[int, dict[str, Any]]:
+        return {line["index"]: line for line in self.lines if line["key"] == key}
+
+    def append(self, key: list[Any], opponent: str, index: int, result: dict[str, Any]) -> None:
+        if self.path is None:
+            return
+        line = {"key": key, "opponent": opponent, "index": index, **result}
+        line["host"] = platform.node()
+        line["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S")
+        with self.path.open("a") as out:
+            out.write(json.dumps(line) + "\n")
+        self.lines.append(line)
+
+
 def run_matchup(
     game: str, agent: str, opponent: str, args: argparse.Namespace, console: Console
 ) -> tuple[int, int, int, list[float], list[float], float]:
+    journal: Journal = args.journal_data
+    key = Journal.key(game, agent, opponent, args.seed)
+    finished = journal.finished(key)
     tasks = [
         Task(
             game, (agent, opponent), i, derive_seed(args.seed, game, "game", i), args.max_decisions
         )
         for i in range(args.games)
+        if i not in finished
     ]
     wins = losses = done = 0
     think = [0.0, 0.0]
     other = [0.0, 0.0]
     started = time.perf_counter()
+    earlier = [finished[i] for i in range(args.games) if i in finished]
+    if earlier:
+        console.print(f"{game} {agent} vs {opponent}: {len(earlier)} games from the journal")
     progress = Progress(
         TextColumn(f"[bold]{game} {agent.split(':')[0]} vs {opponent.split(':')[0]}"),
         BarColumn(),
@@ -199,8 +248,10 @@ def run_matchup(
         transient=True,
     )
 
-    def keep(result: dict[str, Any]) -> None:
+    def keep(result: dict[str, Any], task: Task | None = None) -> None:
         nonlocal wins, losses, done
+        if task is not None:
+            journal.append(key, opponent, task.index, result)
         wins += result["win"]
         losses += result["loss"]
         done += 1
@@ -215,16 +266,19 @@ def run_matchup(
         )
 
     with progress:
-        bar = progress.add_task("", total=len(tasks), score="")
+        bar = progress.add_task("", total=args.games, score="")
+        for line in earlier:
+            keep(line)
         try:
             if args.workers <= 1:
                 for task in tasks:
-                    keep(play(task))
+                    keep(play(task), task)
             else:
                 context = multiprocessing.get_context("spawn")
                 with ProcessPoolExecutor(args.workers, mp_context=context) as pool:
-                    for future in as_completed([pool.submit(play, t) for t in tasks]):
-                        keep(future.result())
+                    futures = {pool.submit(play, t): t for t in tasks}
+                    for future in as_completed(futures):
+                        keep(future.result(), futures[future])
         except KeyboardInterrupt:
             console.print("[yellow]interrupted:[/] keeping the games finished so far")
     return wins, losses, done, think, other, time.perf_counter() - started
@@ -247,7 +301,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-decisions", type=int, default=20_000)
     parser.add_argument("--only", choices=["cards", "board"], default=None)
+    parser.add_argument("--journal", type=Path, default=None, help="JSON lines to resume from")
     args = parser.parse_args()
+    args.journal_data = Journal(args.journal)
     console = Console()
 
     header = f"{'game':6} {'agent':36} {'opponent':22} {'games':>5} {'win':>6}  95% CI"

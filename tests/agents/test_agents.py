@@ -158,7 +158,7 @@ def test_search_beats_random_on_the_toy_game(spec: str) -> None:
 
 
 def test_search_stakes_high_on_the_best_card_and_low_on_the_worst() -> None:
-    for spec in ["mcts:iters=200", "ismcts:iters=200"]:
+    for spec in ["mcts:iters=200:early=0", "ismcts:iters=200:early=0"]:
         for cards, best in (((4, 1), Stake(2)), ((1, 3), Stake(1))):
             agent = make_agent(spec)
             state = duel_state(cards)

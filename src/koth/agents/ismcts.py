@@ -28,7 +28,15 @@ from typing import Any
 from koth.agents.base import InformationSet
 from koth.agents.heuristics import observer_key
 from koth.agents.mcts import SearchAgent
-from koth.agents.search import Arms, ReturnScale, RolloutPolicy, default_max_rollout, rollout
+from koth.agents.search import (
+    DECIDED_CHECK_EVERY,
+    Arms,
+    ReturnScale,
+    RolloutPolicy,
+    SearchClock,
+    default_max_rollout,
+    rollout,
+)
 from koth.core.chance import sample_outcome
 from koth.core.players import CHANCE, NodeKind, PlayerId
 
@@ -40,18 +48,21 @@ class IsmctsAgent(SearchAgent):
 
     kind = "ismcts"
 
-    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy) -> Arms:
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, early: bool) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
         c = settings.exploration
         max_rollout = default_max_rollout(game, settings.max_rollout)
         observer = info.player
         fast_key = observer_key(game)
         root_key: Hashable = info.key if fast_key is None else "root"
-        table: dict[NodeKey, Arms] = {(observer, root_key, 0): Arms()}
+        root = Arms()
+        table: dict[NodeKey, Arms] = {(observer, root_key, 0): root}
         scale = ReturnScale()
-        done = settings.budget.iterations_done()
+        clock = SearchClock(settings.budget)
         count = 0
-        while not done(count):
+        while not clock.done(count):
+            if early and count and count % DECIDED_CHECK_EVERY == 0 and clock.decided(count, root):
+                break
             count += 1
             data = info.sample_data(rng)
             path: list[tuple[Arms, PlayerId, Any]] = []
@@ -102,4 +113,4 @@ class IsmctsAgent(SearchAgent):
             for arms, player, action in path:
                 arms.update(action, values[player])
         self.last_iterations = count
-        return table[(observer, root_key, 0)]
+        return root

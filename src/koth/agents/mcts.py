@@ -21,9 +21,11 @@ from typing import Any
 from koth.agents.base import DecisionContext, InformationSet
 from koth.agents.heuristics import action_ranking
 from koth.agents.search import (
+    DECIDED_CHECK_EVERY,
     Arms,
     ReturnScale,
     RolloutPolicy,
+    SearchClock,
     SearchSettings,
     default_max_rollout,
     rollout,
@@ -92,7 +94,9 @@ class SearchAgent:
         if self._policy is None:
             raise KothError(f"{self.name}: act() called before reset()")
         info = context.info_set
-        root = self._search(info, self._policy)
+        settings = self.settings
+        early = settings.early_stop and not (context.simultaneous and settings.mix_simultaneous)
+        root = self._search(info, self._policy, early)
         self.last_root = root
         return root.final_choice(
             list(legal_actions),
@@ -100,7 +104,9 @@ class SearchAgent:
             mix=context.simultaneous and self.settings.mix_simultaneous,
         )
 
-    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy) -> Arms:
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, early: bool) -> Arms:
+        """The root statistics of the searching player; with ``early``, the search may
+        stop once its most visited action cannot change (``SearchClock.decided``)."""
         raise NotImplementedError
 
 
@@ -109,17 +115,25 @@ class MctsAgent(SearchAgent):
 
     kind = "mcts"
 
-    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy) -> Arms:
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, early: bool) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
         c = settings.exploration
         max_rollout = default_max_rollout(game, settings.max_rollout)
         ranking = action_ranking(game) if settings.widen > 0 else None
         widen = settings.widen
         root = _Node()
+        root_arms = root.arms_of(info.player)
         scale = ReturnScale()
-        done = settings.budget.iterations_done()
+        clock = SearchClock(settings.budget)
         count = 0
-        while not done(count):
+        while not clock.done(count):
+            if (
+                early
+                and count
+                and count % DECIDED_CHECK_EVERY == 0
+                and clock.decided(count, root_arms)
+            ):
+                break
             count += 1
             data = info.sample_data(rng)
             node = root
@@ -172,4 +186,4 @@ class MctsAgent(SearchAgent):
             for arms, player, action in path:
                 arms.update(action, values[player])
         self.last_iterations = count
-        return root.arms_of(info.player)
+        return root_arms

@@ -47,15 +47,48 @@ class Budget:
 
     def iterations_done(self) -> Callable[[int], bool]:
         """A predicate ``done(iterations_so_far)`` that starts the clock now."""
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        limit = self.iterations
+        return SearchClock(self).done
 
-        def done(count: int) -> bool:
-            if limit is not None and count >= limit:
-                return True
-            return deadline is not None and count > 0 and time.perf_counter() >= deadline
 
-        return done
+#: how often (in iterations) a search asks whether its decision can still change
+DECIDED_CHECK_EVERY = 32
+#: the remaining iterations a time budget is assumed to allow, over the rate so far
+#: (iterations slow down as the tree deepens, so the average rate already overestimates)
+_REMAINING_MARGIN = 1.25
+
+
+class SearchClock:
+    """One decision's budget, started when made: ``done(count)`` ends the search, and
+    ``decided(count, root)`` ends it early once the most visited root action can no
+    longer be overtaken within the budget left, so the final (most visited) choice is
+    the one the whole budget would give: time saved without changing the decision."""
+
+    __slots__ = ("deadline", "limit", "started")
+
+    def __init__(self, budget: Budget) -> None:
+        self.started = time.perf_counter()
+        self.deadline = None if budget.seconds is None else self.started + budget.seconds
+        self.limit = budget.iterations
+
+    def done(self, count: int) -> bool:
+        if self.limit is not None and count >= self.limit:
+            return True
+        return self.deadline is not None and count > 0 and time.perf_counter() >= self.deadline
+
+    def remaining(self, count: int) -> float:
+        """An upper estimate of the iterations the budget still allows."""
+        left = math.inf if self.limit is None else float(self.limit - count)
+        if self.deadline is not None:
+            now = time.perf_counter()
+            elapsed = now - self.started
+            if elapsed <= 0:
+                return left
+            rate = count / elapsed
+            left = min(left, max(0.0, self.deadline - now) * rate * _REMAINING_MARGIN)
+        return left
+
+    def decided(self, count: int, root: Arms) -> bool:
+        return root.lead() > self.remaining(count)
 
 
 class ReturnScale:
@@ -119,6 +152,16 @@ class Arms:
     def update(self, action: Hashable, value: float) -> None:
         self.visits[action] = self.visits.get(action, 0) + 1
         self.totals[action] = self.totals.get(action, 0.0) + value
+
+    def lead(self) -> int:
+        """How many visits the most visited action has over every other one."""
+        first = second = 0
+        for n in self.visits.values():
+            if n > first:
+                first, second = n, first
+            elif n > second:
+                second = n
+        return first - second
 
     def final_choice(self, legal: Sequence[Hashable], rng: random.Random, mix: bool) -> Hashable:
         """The most visited legal action (ties: the better mean), or with ``mix`` one
@@ -237,12 +280,16 @@ class SearchSettings:
     widen: float = 2.0
     #: pick the final move in proportion to visits at simultaneous decisions
     mix_simultaneous: bool = False
+    #: stop a search once its most visited root action cannot be overtaken in the
+    #: budget left (never with ``mix_simultaneous`` at a simultaneous decision)
+    early_stop: bool = True
 
     @staticmethod
     def from_options(options: Mapping[str, str]) -> SearchSettings:
         """Settings from ``name:key=value`` options: iters, seconds, c, rollout, eps,
-        max_rollout, widen, final (max or mix)."""
+        max_rollout, widen, final (max or mix), early (1 or 0)."""
         known = {"iters", "seconds", "c", "rollout", "eps", "max_rollout", "final", "widen"}
+        known.add("early")
         unknown = sorted(set(options) - known)
         if unknown:
             raise InvalidParamsError(
@@ -256,6 +303,9 @@ class SearchSettings:
             final = options.get("final", "max")
             if final not in ("max", "mix"):
                 raise InvalidParamsError(f"final must be max or mix, not {final!r}")
+            early = options.get("early", "1")
+            if early not in ("0", "1"):
+                raise InvalidParamsError(f"early must be 1 or 0, not {early!r}")
             return SearchSettings(
                 budget=Budget(iterations, seconds),
                 exploration=float(options.get("c", 1.4)),
@@ -264,6 +314,7 @@ class SearchSettings:
                 widen=float(options.get("widen", 2.0)),
                 max_rollout=int(options["max_rollout"]) if "max_rollout" in options else None,
                 mix_simultaneous=final == "mix",
+                early_stop=early == "1",
             )
         except ValueError as exc:
             if isinstance(exc, InvalidParamsError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -93,29 +94,29 @@ class _Adapter:
         # is computed once per game (at most num_distinct_actions entries each)
         self._ids: dict[Any, int] = {}
         self._actions: dict[int, Any] = {}
-        #: id(action) -> (action, action id), for the values the engine interns
-        self._ids_by_identity: dict[int, tuple[Any, int]] = {}
+        #: id(action) -> action id, for the values kept in ``_actions`` (the engines
+        #: intern their action values, so most conversions are one int-keyed lookup)
+        self._ids_by_identity: dict[int, int] = {}
 
     def ids_of(self, actions: Sequence[Any]) -> list[int]:
-        # Engines hand out interned action values, so most are found by identity first:
-        # an int-keyed lookup that calls no __hash__. Only the value kept in _actions for
-        # its id enters that memo (at most one per id, kept alive there, so its id() is
-        # never reused); equal values built afresh take the hashing path.
-        by_identity = self._ids_by_identity
-        out = []
-        for action in actions:
-            entry = by_identity.get(id(action))
-            if entry is not None and entry[0] is action:
-                out.append(entry[1])
-                continue
-            action_id = self._ids.get(action)
-            if action_id is None:
-                action_id = self._ids[action] = self.game.action_id(action)
-                self._actions[action_id] = action
-            if self._actions.get(action_id) is action:
-                by_identity[id(action)] = (action, action_id)
-            out.append(action_id)
-        return out
+        # Only a value kept alive in _actions enters the identity memo, so no other
+        # object can have its id() while the entry exists: a hit is that very value.
+        try:
+            return list(map(self._ids_by_identity.__getitem__, map(id, actions)))
+        except KeyError:
+            return [self._id_of(action) for action in actions]
+
+    def _id_of(self, action: Any) -> int:
+        action_id = self._ids_by_identity.get(id(action))
+        if action_id is not None:
+            return action_id
+        action_id = self._ids.get(action)
+        if action_id is None:
+            action_id = self._ids[action] = self.game.action_id(action)
+            self._actions[action_id] = action
+        if self._actions.get(action_id) is action:
+            self._ids_by_identity[id(action)] = action_id
+        return action_id
 
     def action_of(self, action_id: int) -> Any:
         action = self._actions.get(action_id)
@@ -170,14 +171,18 @@ class _Node:
         to_move = adapter.game.to_move(data)
         self.kind = to_move.kind
         self.acting = to_move.players
-        self.current = to_move.players[0] if self.kind is NodeKind.PLAYER else _NODE_ID[self.kind]
-        self._legal: dict[PlayerId, tuple[list[int], frozenset[int]]] = {}
+        # the turn-based form asks the acting players of a simultaneous node in turn
+        turns = self.kind is NodeKind.PLAYER or (
+            self.kind is NodeKind.SIMULTANEOUS and adapter.turn_based
+        )
+        self.current = to_move.players[0] if turns else _NODE_ID[self.kind]
+        self._legal: dict[PlayerId, list[int]] = {}
         self._chance: list[tuple[int, float]] | None = None
 
-    def legal(self, player: PlayerId) -> tuple[list[int], frozenset[int]]:
-        """The sorted legal action ids of ``player`` (chance included) and their set."""
-        cached = self._legal.get(player)
-        if cached is None:
+    def legal(self, player: PlayerId) -> list[int]:
+        """The sorted legal action ids of ``player`` (chance included)."""
+        ids = self._legal.get(player)
+        if ids is None:
             game = self.adapter.game
             if self.kind is NodeKind.CHANCE:
                 ids = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
@@ -186,17 +191,17 @@ class _Node:
                 ids = self.adapter.ids_of(game.legal_actions(self.data, player))
             else:
                 ids = []
-            cached = (ids, frozenset(ids))
-            self._legal[player] = cached
-        return cached
+            self._legal[player] = ids
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._chance is None:
             game = self.adapter.game
             raw = game.chance_outcomes(self.data)
-            ids = self.adapter.ids_of([a for a, _ in raw])
-            outcomes = [(i, p) for i, (_, p) in zip(ids, raw, strict=True)]
-            outcomes.sort()
+            ids = self.adapter.ids_of(list(map(itemgetter(0), raw)))
+            outcomes = list(zip(ids, map(itemgetter(1), raw), strict=True))
+            if sorted(ids) != ids:
+                outcomes.sort()
             self._chance = outcomes
         return self._chance
 
@@ -303,10 +308,10 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------------ who moves
     def current_player(self) -> int:
-        node = self._node
-        if self._pending or (node.kind is NodeKind.SIMULTANEOUS and node.adapter.turn_based):
-            return node.acting[len(self._pending)]
-        return node.current
+        pending = self._pending
+        if pending:
+            return self._node.acting[len(pending)]
+        return self._node.current
 
     def is_terminal(self) -> bool:
         return self._node.kind is NodeKind.TERMINAL
@@ -319,7 +324,7 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
             and player not in node.acting
         ):
             return [node.adapter.noop]
-        return node.legal(player)[0]
+        return node.legal(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return list(self._node.chance_outcomes())  # a copy: the node's list is shared
@@ -378,11 +383,10 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
         self._node = node.child(game.apply_joint(node.data, actions))
 
     def _check_legal(self, player: PlayerId, action: int) -> None:
-        if action not in self._node.legal(player)[1]:
+        legal = self._node.legal(player)  # short lists: a scan beats building a set
+        if action not in legal:
             who = "chance" if player == CHANCE else f"player {player}"
-            raise IllegalActionError(
-                f"action {action} is not legal for {who} now (legal: {self._node.legal(player)[0]})"
-            )
+            raise IllegalActionError(f"action {action} is not legal for {who} now (legal: {legal})")
 
     # ------------------------------------------------------------ results
     def returns(self) -> list[float]:
@@ -440,7 +444,7 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
             if player == player_id:
                 pending.append((player, action))
             else:
-                pending.append((player, rng.choice(resampled.legal(player)[0])))
+                pending.append((player, rng.choice(resampled.legal(player))))
         state._pending = tuple(pending)
         return state
 

@@ -1,0 +1,44 @@
+"""The strength benchmark's journal: a long run resumes where it stopped."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(journal: Path, games: int) -> str:
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_agents.py")]
+    command += ["--only", "cards", "--opponent", "random", "--iters", "3"]
+    command += ["--games", str(games), "--journal", str(journal)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    return done.stdout
+
+
+def test_a_journaled_run_skips_and_counts_the_games_it_holds(tmp_path: Path) -> None:
+    journal = tmp_path / "games.jsonl"
+    _run(journal, 2)
+    first = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert sorted(line["index"] for line in first) == [0, 1]
+    assert first[0]["key"] == ["cards", "ismcts:iters=3", "random", 0]
+
+    output = _run(journal, 3)
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert lines[:2] == first  # kept, not replayed
+    assert [line["index"] for line in lines[2:]] == [2]
+    assert "2 games from the journal" in output
+    row = [line for line in output.splitlines() if line.startswith("cards ")][-1]
+    assert row.split()[3] == "3"  # the table counts all three games
+
+
+def test_a_broken_journal_line_is_named(tmp_path: Path) -> None:
+    journal = tmp_path / "games.jsonl"
+    journal.write_text('{"key": []}\nnot json\n')
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_agents.py")]
+    command += ["--only", "cards", "--iters", "3", "--games", "1", "--journal", str(journal)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert f"{journal}:2: not a JSON line" in done.stderr
