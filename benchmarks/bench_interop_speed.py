@@ -11,10 +11,15 @@ outcomes) for a fixed CPU-time budget:
 
 A step is one applied move: a chance outcome, one player's action or one joint action.
 The process is pinned to one core and CPU time (not wall time) is measured, so other
-work on a shared machine slows the run but not the figures much. The last column is
-each row's speed relative to ``python_liars_poker`` (the issue's target: >= 1).
+work on a shared machine slows the run but not the figures much. The rows are measured
+in ``--rounds`` interleaved rounds (every row once per round, ``seconds / rounds`` each)
+and each row reports its median round, so a slow spell of the machine falls on every
+row alike instead of on whichever row ran then; the spread column shows the slowest and
+fastest round. The last column is each row's median speed relative to
+``python_liars_poker``'s (the issue's target: >= 1).
 
-Usage: python benchmarks/bench_interop_speed.py [--seconds S] [--cpu N] [--json FILE]
+Usage: python benchmarks/bench_interop_speed.py [--seconds S] [--rounds R] [--cpu N]
+       [--json FILE]
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ import argparse
 import json
 import os
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -95,18 +101,21 @@ def gamestate_playout(game: Game[Any, Any, Any], rng: random.Random) -> int:
 class Row:
     engine: str
     api: str
-    games: int
-    steps: int
-    cpu_seconds: float
+    games: int = 0
+    steps: int = 0
+    cpu_seconds: float = 0.0
+    #: steps/s of each round
+    rounds: list[float] = field(default_factory=list)
 
     @property
     def steps_per_second(self) -> float:
-        return self.steps / self.cpu_seconds if self.cpu_seconds else 0.0
+        """The median round's speed."""
+        return statistics.median(self.rounds) if self.rounds else 0.0
 
 
-def measure(engine: str, api: str, playout: Callable[[random.Random], int], seconds: float) -> Row:
-    rng = random.Random(20240601)
-    playout(rng)  # warm caches and lazy imports outside the measurement
+def measure_round(row: Row, playout: Callable[[random.Random], int], seconds: float) -> None:
+    """Play whole games for at least ``seconds`` of CPU time; add them to ``row``."""
+    rng = random.Random(20240601 + len(row.rounds))
     games = steps = 0
     start = time.process_time()
     while True:
@@ -114,7 +123,11 @@ def measure(engine: str, api: str, playout: Callable[[random.Random], int], seco
         games += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
-            return Row(engine, api, games, steps, elapsed)
+            break
+    row.games += games
+    row.steps += steps
+    row.cpu_seconds += elapsed
+    row.rounds.append(steps / elapsed)
 
 
 def engines() -> list[tuple[str, str, Callable[[random.Random], int]]]:
@@ -149,20 +162,32 @@ def pin_to_one_core(cpu: int | None) -> int | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per row")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per row")
     parser.add_argument("--cpu", type=int, default=None, help="core to pin to")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
-    console = Console(width=110)
+    console = Console(width=130)
     cpu = pin_to_one_core(args.cpu)
-    rows = []
+    if args.rounds < 1 or args.seconds <= 0:
+        parser.error("--rounds must be at least 1 and --seconds positive")
+    measured = [(Row(engine, api), playout) for engine, api, playout in engines()]
+    for _, playout in measured:
+        playout(random.Random(0))  # warm caches and lazy imports outside the measurement
+    per_round = args.seconds / args.rounds
     with console.status("measuring...") as status:
-        for engine, api, playout in engines():
-            status.update(f"measuring {engine} via {api} ({args.seconds:g} s)")
-            rows.append(measure(engine, api, playout, args.seconds))
+        for number in range(1, args.rounds + 1):
+            for row, playout in measured:
+                status.update(f"round {number}/{args.rounds}: {row.engine} via {row.api}")
+                measure_round(row, playout, per_round)
+    rows = [row for row, _ in measured]
     reference = next(r for r in rows if r.engine == REFERENCE).steps_per_second
 
-    table = Table(title=f"Random-playout speed, one core (cpu {cpu}), {args.seconds:g} s CPU each")
-    for column in ("engine", "API", "games", "steps", "steps/s", f"vs {REFERENCE}"):
+    table = Table(
+        title=f"Random-playout speed, one core (cpu {cpu}), {args.seconds:g} s CPU per row "
+        f"in {args.rounds} interleaved rounds"
+    )
+    columns = ("engine", "API", "games", "steps", "steps/s", "spread", f"vs {REFERENCE}")
+    for column in columns:
         table.add_column(column, justify="left" if column in ("engine", "API") else "right")
     for row in rows:
         table.add_row(
@@ -171,6 +196,7 @@ def main() -> None:
             f"{row.games:,}",
             f"{row.steps:,}",
             f"{row.steps_per_second:,.0f}",
+            f"{min(row.rounds) / 1000:,.0f}k-{max(row.rounds) / 1000:,.0f}k",
             f"{row.steps_per_second / reference:.2f}x",
         )
     console.print(table)

@@ -6,6 +6,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from rich.console import Console
+
 from koth.core.chance import random_policy
 from koth.core.game import Game
 from koth.core.state import GameState
@@ -39,3 +41,24 @@ def make_opponent(spec: str, game: Game[Any, Any, Any], seat: int, seed: int | N
     from koth.agents.registry import make_policy
 
     return make_policy(spec, game, seat, seed)
+
+
+class Handover:
+    """Several people at one terminal: before a different person's decision, clear the
+    screen and wait until they sit down, so nobody reads another player's secrets (on
+    screen or in the scrollback) or sees what they typed."""
+
+    def __init__(self, console: Console, enabled: bool) -> None:
+        self.console = console
+        self.enabled = enabled
+        self.facing: int | None = None
+
+    def face(self, player: int) -> None:
+        if self.enabled and self.facing != player:
+            self.console.clear()
+            self.console.print(
+                f"[bold]Pass the terminal to player {player}, then press Enter.[/bold]"
+            )
+            read_line("")
+            self.console.clear()
+        self.facing = player

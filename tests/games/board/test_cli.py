@@ -134,3 +134,44 @@ def test_an_unknown_agent_is_refused_with_its_name() -> None:
     result = runner.invoke(app, ["play", "board", "--vs", "nobody"])
     assert result.exit_code == 2
     assert "nobody" in result.output
+
+
+def _two_humans(*extra: str) -> str:
+    args = ["play", "board", "--vs", "human", "--seed", "4", "--set", "round_limit=1", *extra]
+    result = runner.invoke(app, args, input="\n" + "1\n" * 1500)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_one_excluded_hotseat_hands_the_terminal_over_between_humans() -> None:
+    output = _two_humans("--variant", "one-excluded")
+    assert "Pass the terminal to player 0" in output
+    assert "Pass the terminal to player 1" in output
+    # every decision screen of a human follows a handover to that human
+    for player in (0, 1):
+        first_decision = output.index(f"player {player}'s decision")
+        assert output.rfind(f"Pass the terminal to player {player}", 0, first_decision) >= 0
+
+
+def test_a_public_hotseat_game_needs_no_handover() -> None:
+    assert "Pass the terminal" not in _two_humans()
+
+
+def test_the_handover_clears_a_real_terminal_before_and_after_the_pause(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from koth.games import terminal
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, highlight=False)
+    monkeypatch.setattr(terminal, "read_line", lambda prompt: "")
+    handover = terminal.Handover(console, True)
+    handover.face(1)
+    handover.face(1)  # the same person again: no pause
+    text = screen.getvalue()
+    assert text.count("Pass the terminal to player 1") == 1
+    assert text.count("\x1b[2J") == 2  # cleared before the pause and after it

@@ -16,7 +16,7 @@ from koth.core.state import GameState
 from koth.games.board.actions import GRAMMAR, Action
 from koth.games.board.game import BoardGame
 from koth.games.board.render import PLAYER_STYLES, board_renderable
-from koth.games.terminal import EndOfInput, make_opponent, read_line
+from koth.games.terminal import EndOfInput, Handover, make_opponent, read_line
 
 HUMAN = "human"
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
@@ -52,6 +52,9 @@ class Table:
             if spec != HUMAN
         }
         self.several_humans = seats.count(HUMAN) > 1
+        # only the one-excluded variant has secrets (each seat's excluded type, until
+        # the end): then a shared terminal hides each human's screen from the others
+        self.handover = Handover(console, self.several_humans and game.params.one_excluded)
 
     def decide(self, state: GameState[Any, Any], player: int) -> Action:
         if player in self.agents:
@@ -66,6 +69,7 @@ class Table:
 
     def ask(self, state: GameState[Any, Any], player: int) -> Action:
         console = self.console
+        self.handover.face(player)
         if self.several_humans:
             console.rule(f"player {player}'s decision", style=PLAYER_STYLES[player])
         console.print(board_renderable(self.game, state.data, player))

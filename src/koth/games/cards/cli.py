@@ -19,7 +19,7 @@ from koth.games.cards.model import bits, card_str
 from koth.games.cards.render import symbol, table_text
 from koth.games.cards.rules import action_card
 from koth.games.cards.state import Phase
-from koth.games.terminal import EndOfInput, Opponent, make_opponent, read_line
+from koth.games.terminal import EndOfInput, Handover, Opponent, make_opponent, read_line
 
 
 def _describe(action: CardsAction) -> str:
@@ -90,20 +90,12 @@ class Table:
         self, console: Console, game: CardsGame, humans: set[int], agent: Opponent, hotseat: bool
     ) -> None:
         self.console, self.game, self.humans, self.agent = console, game, humans, agent
-        self.hotseat = hotseat
-        self.facing: int | None = None
+        self.handover = Handover(console, hotseat)
         self.reserve_plans: dict[int, list[CardsAction]] = {}
 
     def face(self, player: int) -> None:
         """In hotseat, hide the table until the next player sits down."""
-        if self.hotseat and self.facing != player:
-            self.console.clear()
-            self.console.print(
-                f"[bold]Pass the terminal to player {player}, then press Enter.[/bold]"
-            )
-            read_line("")
-            self.console.clear()
-        self.facing = player
+        self.handover.face(player)
 
     def human_action(self, state: GameState[Any, Any], player: int) -> CardsAction:
         if state.data.phase is Phase.RESERVE:
