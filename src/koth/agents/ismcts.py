@@ -13,7 +13,8 @@ root). So
 * actions legal in some determinizations only are handled by availability counts
   (subset-armed UCB, as in Cowling, Powley and Whitehouse's SO-ISMCTS);
 * at a simultaneous node each acting player picks from its own statistics before any
-  choice is applied (decoupled UCT): no side sees the other's choice.
+  choice is applied (decoupled UCT, or regret matching with ``sim=rm``): no side sees
+  the other's choice.
 
 The known weakness of single-observer ISMCTS remains: the modelled opponents choose
 from statistics gathered over the observer's information states, so they neither
@@ -35,6 +36,7 @@ from koth.agents.search import (
     RolloutPolicy,
     SearchClock,
     default_max_rollout,
+    make_arms,
     rollout,
 )
 from koth.core.chance import sample_outcome
@@ -48,14 +50,20 @@ class IsmctsAgent(SearchAgent):
 
     kind = "ismcts"
 
-    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, early: bool) -> Arms:
+    def _search(
+        self,
+        info: InformationSet[Any, Any],
+        policy: RolloutPolicy,
+        early: bool,
+        simultaneous: bool,
+    ) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
         c = settings.exploration
         max_rollout = default_max_rollout(game, settings.max_rollout)
         observer = info.player
         fast_key = observer_key(game)
         root_key: Hashable = info.key if fast_key is None else "root"
-        root = Arms()
+        root = make_arms(simultaneous, settings)
         table: dict[NodeKey, Arms] = {(observer, root_key, 0): root}
         scale = ReturnScale()
         clock = SearchClock(settings.budget)
@@ -92,7 +100,7 @@ class IsmctsAgent(SearchAgent):
                     if arms is None:
                         if expanded:
                             break  # one new node per iteration: the rest is rollout
-                        arms = table[key] = Arms()
+                        arms = table[key] = make_arms(kind is NodeKind.SIMULTANEOUS, settings)
                         created = True
                     nodes.append((player, arms))
                 if len(nodes) < len(to_move.players):

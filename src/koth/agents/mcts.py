@@ -28,6 +28,7 @@ from koth.agents.search import (
     SearchClock,
     SearchSettings,
     default_max_rollout,
+    make_arms,
     rollout,
     rollout_policy,
 )
@@ -47,10 +48,10 @@ class _Node:
         #: the legal actions best first (progressive widening), once computed
         self.ranked: list[Any] | None = None
 
-    def arms_of(self, player: PlayerId) -> Arms:
+    def arms_of(self, player: PlayerId, settings: SearchSettings, simultaneous: bool) -> Arms:
         arms = self.arms.get(player)
         if arms is None:
-            arms = self.arms[player] = Arms()
+            arms = self.arms[player] = make_arms(simultaneous, settings)
         return arms
 
 
@@ -95,8 +96,9 @@ class SearchAgent:
             raise KothError(f"{self.name}: act() called before reset()")
         info = context.info_set
         settings = self.settings
-        early = settings.early_stop and not (context.simultaneous and settings.mix_simultaneous)
-        root = self._search(info, self._policy, early)
+        mixed = settings.mix_simultaneous or settings.simultaneous == "rm"
+        early = settings.early_stop and not (context.simultaneous and mixed)
+        root = self._search(info, self._policy, early, context.simultaneous)
         self.last_root = root
         return root.final_choice(
             list(legal_actions),
@@ -104,9 +106,16 @@ class SearchAgent:
             mix=context.simultaneous and self.settings.mix_simultaneous,
         )
 
-    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, early: bool) -> Arms:
-        """The root statistics of the searching player; with ``early``, the search may
-        stop once its most visited action cannot change (``SearchClock.decided``)."""
+    def _search(
+        self,
+        info: InformationSet[Any, Any],
+        policy: RolloutPolicy,
+        early: bool,
+        simultaneous: bool,
+    ) -> Arms:
+        """The root statistics of the searching player (``simultaneous``: the root is a
+        simultaneous node); with ``early``, the search may stop once its most visited
+        action cannot change (``SearchClock.decided``)."""
         raise NotImplementedError
 
 
@@ -115,14 +124,20 @@ class MctsAgent(SearchAgent):
 
     kind = "mcts"
 
-    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, early: bool) -> Arms:
+    def _search(
+        self,
+        info: InformationSet[Any, Any],
+        policy: RolloutPolicy,
+        early: bool,
+        simultaneous: bool,
+    ) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
         c = settings.exploration
         max_rollout = default_max_rollout(game, settings.max_rollout)
         ranking = action_ranking(game) if settings.widen > 0 else None
         widen = settings.widen
         root = _Node()
-        root_arms = root.arms_of(info.player)
+        root_arms = root.arms_of(info.player, settings, simultaneous)
         scale = ReturnScale()
         clock = SearchClock(settings.budget)
         count = 0
@@ -151,7 +166,7 @@ class MctsAgent(SearchAgent):
                     key = ("chance", outcome)
                 elif kind is NodeKind.PLAYER:
                     player = to_move.players[0]
-                    arms = node.arms_of(player)
+                    arms = node.arms_of(player, settings, False)
                     legal = game.legal_actions(data, player)
                     if ranking is not None:
                         # progressive widening: the heuristic's best ceil(w*sqrt(n+1))
@@ -171,7 +186,7 @@ class MctsAgent(SearchAgent):
                 else:
                     joint: dict[PlayerId, Any] = {}
                     for player in to_move.players:
-                        arms = node.arms_of(player)
+                        arms = node.arms_of(player, settings, True)
                         joint[player] = arms.select(game.legal_actions(data, player), rng, c, scale)
                         path.append((arms, player, joint[player]))
                     data = game.apply_joint(data, joint)

@@ -179,6 +179,90 @@ class Arms:
         return {str(a): (n, self.totals[a] / n) for a, n in self.visits.items()}
 
 
+class RegretArms(Arms):
+    """Regret matching with exploration at a simultaneous node (``sim=rm``): a sound
+    alternative to decoupled UCT that converges to a mixed strategy (Lisy, Kovarik,
+    Lanctot and Bosansky, "Convergence of Monte Carlo Tree Search in Simultaneous Move
+    Games", 2013).
+
+    Each visit plays ``(1 - gamma) x regret matching + gamma x uniform``; the value of
+    the action played, normalised to [0, 1], updates every legal action's regret with
+    the importance-weighted estimate (value / probability for the action played, 0 for
+    the others) minus the value. The final choice is drawn from the average of the
+    regret-matching strategies, the part that converges to an equilibrium.
+    """
+
+    __slots__ = ("_pending", "_scale", "gamma", "regrets", "strategy_sums")
+
+    def __init__(self, gamma: float = 0.1) -> None:
+        super().__init__()
+        self.gamma = gamma
+        self.regrets: dict[Hashable, float] = {}
+        self.strategy_sums: dict[Hashable, float] = {}
+        #: the last selection awaiting its value: (legal actions, action, probability)
+        self._pending: tuple[Sequence[Hashable], Hashable, float] | None = None
+        self._scale: ReturnScale | None = None
+
+    def strategy(self, legal: Sequence[Hashable]) -> list[float]:
+        """The regret-matching strategy over ``legal`` (uniform without positive regret)."""
+        positive = [max(0.0, self.regrets.get(a, 0.0)) for a in legal]
+        total = sum(positive)
+        if total <= 0:
+            return [1.0 / len(legal)] * len(legal)
+        return [r / total for r in positive]
+
+    def select(
+        self, legal: Sequence[Hashable], rng: random.Random, c: float, scale: ReturnScale
+    ) -> Hashable:
+        for action in legal:
+            self.available[action] = self.available.get(action, 0) + 1
+        matched = self.strategy(legal)
+        uniform = self.gamma / len(legal)
+        played = [(1.0 - self.gamma) * p + uniform for p in matched]
+        sums = self.strategy_sums
+        for action, p in zip(legal, matched, strict=True):
+            sums[action] = sums.get(action, 0.0) + p
+        index = rng.choices(range(len(legal)), weights=played)[0]
+        action = legal[index]
+        self._pending = (tuple(legal), action, played[index])
+        self._scale = scale
+        return action
+
+    def update(self, action: Hashable, value: float) -> None:
+        super().update(action, value)
+        pending, self._pending = self._pending, None
+        if pending is None or pending[1] != action or self._scale is None:
+            return
+        legal, _, probability = pending
+        normalised = self._scale.normalise(value)
+        regrets = self.regrets
+        for other in legal:
+            estimate = normalised / probability if other == action else 0.0
+            regrets[other] = regrets.get(other, 0.0) + estimate - normalised
+
+    def lead(self) -> int:
+        return 0  # the final choice is drawn, not the most visited: never decided early
+
+    def final_choice(self, legal: Sequence[Hashable], rng: random.Random, mix: bool) -> Hashable:
+        weights = [self.strategy_sums.get(a, 0.0) for a in legal]
+        if sum(weights) <= 0:
+            return legal[rng.randrange(len(legal))]
+        return rng.choices(list(legal), weights=weights)[0]
+
+    def average_strategy(self) -> dict[str, float]:
+        """The average regret-matching strategy by action text (for tests and debugging)."""
+        total = sum(self.strategy_sums.values())
+        return {str(a): w / total for a, w in self.strategy_sums.items()} if total else {}
+
+
+def make_arms(simultaneous: bool, settings: SearchSettings) -> Arms:
+    """The statistics of one player at a node: regret matching at simultaneous nodes
+    when ``settings.simultaneous == "rm"``, else UCB."""
+    if simultaneous and settings.simultaneous == "rm":
+        return RegretArms(settings.gamma)
+    return Arms()
+
+
 def random_rollout_policy(
     game: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random
 ) -> Any:
@@ -283,13 +367,17 @@ class SearchSettings:
     #: stop a search once its most visited root action cannot be overtaken in the
     #: budget left (never with ``mix_simultaneous`` at a simultaneous decision)
     early_stop: bool = True
+    #: the bandit at simultaneous nodes: decoupled UCT ("duct") or regret matching ("rm")
+    simultaneous: str = "duct"
+    #: regret matching's exploration: how much of each visit's strategy is uniform
+    gamma: float = 0.1
 
     @staticmethod
     def from_options(options: Mapping[str, str]) -> SearchSettings:
         """Settings from ``name:key=value`` options: iters, seconds, c, rollout, eps,
-        max_rollout, widen, final (max or mix), early (1 or 0)."""
+        max_rollout, widen, final (max or mix), early (1 or 0), sim (duct or rm), gamma."""
         known = {"iters", "seconds", "c", "rollout", "eps", "max_rollout", "final", "widen"}
-        known.add("early")
+        known |= {"early", "sim", "gamma"}
         unknown = sorted(set(options) - known)
         if unknown:
             raise InvalidParamsError(
@@ -306,6 +394,12 @@ class SearchSettings:
             early = options.get("early", "1")
             if early not in ("0", "1"):
                 raise InvalidParamsError(f"early must be 1 or 0, not {early!r}")
+            simultaneous = options.get("sim", "duct")
+            if simultaneous not in ("duct", "rm"):
+                raise InvalidParamsError(f"sim must be duct or rm, not {simultaneous!r}")
+            gamma = float(options.get("gamma", 0.1))
+            if not 0 < gamma <= 1:
+                raise InvalidParamsError(f"gamma must be in (0, 1], not {gamma}")
             return SearchSettings(
                 budget=Budget(iterations, seconds),
                 exploration=float(options.get("c", 1.4)),
@@ -315,6 +409,8 @@ class SearchSettings:
                 max_rollout=int(options["max_rollout"]) if "max_rollout" in options else None,
                 mix_simultaneous=final == "mix",
                 early_stop=early == "1",
+                simultaneous=simultaneous,
+                gamma=gamma,
             )
         except ValueError as exc:
             if isinstance(exc, InvalidParamsError):
