@@ -30,8 +30,8 @@ from koth.agents.base import InformationSet
 from koth.agents.heuristics import observer_key
 from koth.agents.mcts import SearchAgent
 from koth.agents.search import (
-    DECIDED_CHECK_EVERY,
     Arms,
+    Decision,
     ReturnScale,
     RolloutPolicy,
     SearchClock,
@@ -50,27 +50,19 @@ class IsmctsAgent(SearchAgent):
 
     kind = "ismcts"
 
-    def _search(
-        self,
-        info: InformationSet[Any, Any],
-        policy: RolloutPolicy,
-        early: bool,
-        simultaneous: bool,
-    ) -> Arms:
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, at: Decision) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
         c = settings.exploration
         max_rollout = default_max_rollout(game, settings.max_rollout)
         observer = info.player
         fast_key = observer_key(game)
         root_key: Hashable = info.key if fast_key is None else "root"
-        root = make_arms(simultaneous, settings)
+        root = make_arms(at.simultaneous, settings)
         table: dict[NodeKey, Arms] = {(observer, root_key, 0): root}
         scale = ReturnScale()
-        clock = SearchClock(settings.budget)
+        clock = SearchClock(settings.budget, at.early)
         count = 0
-        while not clock.done(count):
-            if early and count and count % DECIDED_CHECK_EVERY == 0 and clock.decided(count, root):
-                break
+        while clock.proceed(count, root):
             count += 1
             data = info.sample_data(rng)
             path: list[tuple[Arms, PlayerId, Any]] = []

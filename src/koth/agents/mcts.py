@@ -21,8 +21,8 @@ from typing import Any
 from koth.agents.base import DecisionContext, InformationSet
 from koth.agents.heuristics import action_ranking
 from koth.agents.search import (
-    DECIDED_CHECK_EVERY,
     Arms,
+    Decision,
     ReturnScale,
     RolloutPolicy,
     SearchClock,
@@ -98,7 +98,7 @@ class SearchAgent:
         settings = self.settings
         mixed = settings.mix_simultaneous or settings.simultaneous == "rm"
         early = settings.early_stop and not (context.simultaneous and mixed)
-        root = self._search(info, self._policy, early, context.simultaneous)
+        root = self._search(info, self._policy, Decision(context.simultaneous, early))
         self.last_root = root
         return root.final_choice(
             list(legal_actions),
@@ -106,16 +106,8 @@ class SearchAgent:
             mix=context.simultaneous and self.settings.mix_simultaneous,
         )
 
-    def _search(
-        self,
-        info: InformationSet[Any, Any],
-        policy: RolloutPolicy,
-        early: bool,
-        simultaneous: bool,
-    ) -> Arms:
-        """The root statistics of the searching player (``simultaneous``: the root is a
-        simultaneous node); with ``early``, the search may stop once its most visited
-        action cannot change (``SearchClock.decided``)."""
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, at: Decision) -> Arms:
+        """The root statistics of the searching player."""
         raise NotImplementedError
 
 
@@ -124,31 +116,18 @@ class MctsAgent(SearchAgent):
 
     kind = "mcts"
 
-    def _search(
-        self,
-        info: InformationSet[Any, Any],
-        policy: RolloutPolicy,
-        early: bool,
-        simultaneous: bool,
-    ) -> Arms:
+    def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, at: Decision) -> Arms:
         game, rng, settings = info.game, self._rng, self.settings
         c = settings.exploration
         max_rollout = default_max_rollout(game, settings.max_rollout)
         ranking = action_ranking(game) if settings.widen > 0 else None
         widen = settings.widen
         root = _Node()
-        root_arms = root.arms_of(info.player, settings, simultaneous)
+        root_arms = root.arms_of(info.player, settings, at.simultaneous)
         scale = ReturnScale()
-        clock = SearchClock(settings.budget)
+        clock = SearchClock(settings.budget, at.early)
         count = 0
-        while not clock.done(count):
-            if (
-                early
-                and count
-                and count % DECIDED_CHECK_EVERY == 0
-                and clock.decided(count, root_arms)
-            ):
-                break
+        while clock.proceed(count, root_arms):
             count += 1
             data = info.sample_data(rng)
             node = root

@@ -57,18 +57,38 @@ DECIDED_CHECK_EVERY = 32
 _REMAINING_MARGIN = 1.25
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a search needs to know of the decision it is for."""
+
+    #: the root is a simultaneous node
+    simultaneous: bool
+    #: the search may stop once its most visited root action cannot change
+    early: bool
+
+
 class SearchClock:
     """One decision's budget, started when made: ``done(count)`` ends the search, and
     ``decided(count, root)`` ends it early once the most visited root action can no
     longer be overtaken within the budget left, so the final (most visited) choice is
     the one the whole budget would give: time saved without changing the decision."""
 
-    __slots__ = ("deadline", "limit", "started")
+    __slots__ = ("deadline", "early", "limit", "started")
 
-    def __init__(self, budget: Budget) -> None:
+    def __init__(self, budget: Budget, early: bool = False) -> None:
         self.started = time.perf_counter()
         self.deadline = None if budget.seconds is None else self.started + budget.seconds
         self.limit = budget.iterations
+        self.early = early
+
+    def proceed(self, count: int, root: Arms) -> bool:
+        """Whether to run another iteration: the budget is not spent and (with
+        ``early``) the decision can still change."""
+        if self.done(count):
+            return False
+        return not (
+            self.early and count and count % DECIDED_CHECK_EVERY == 0 and self.decided(count, root)
+        )
 
     def done(self, count: int) -> bool:
         if self.limit is not None and count >= self.limit:
