@@ -185,3 +185,40 @@ def test_q33_wired_into_the_koth_command() -> None:
     result = runner.invoke(app, ["quiz", "score", str(EXAMPLES / "no_challenger.json"), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["reason"] == "no_challenger"
+
+
+def test_q31_protocol_breaks_before_the_first_question_and_in_every_part() -> None:
+    single = {**ISSUE_EXAMPLE, "breaks": [0, 2]}
+    result = score_protocol(single)
+    assert result.main.state.breaks == (0, 2)
+    assert result_json(result) == result_json(score_protocol(ISSUE_EXAMPLE))  # no effect
+    doc = json.loads((EXAMPLES / "semifinals.json").read_text())
+    doc["parts"][0]["breaks"] = [0, 7]
+    doc["parts"][2]["breaks"] = [5]
+    with_breaks = score_protocol(doc)
+    assert [p.state.breaks for p in with_breaks.parts] == [(0, 7), (), (5,)]
+
+
+@pytest.mark.parametrize("after", [-1, 3])
+def test_q31_a_break_beyond_the_protocols_questions_is_rejected(after: int) -> None:
+    with pytest.raises(RecordError, match=f"a break after question {after}") as err:
+        score_protocol({**ISSUE_EXAMPLE, "breaks": [after]})
+    assert err.value.rule == "Q31"
+
+
+NAMES = {"semifinal 1", "semifinal 2", "final"}
+
+
+def test_q33_part_picks_the_semifinal_that_after_refers_to() -> None:
+    path = EXAMPLES / "semifinals.json"
+    whole = score_json(path)
+    out = score_json(path, "--part", "semifinal 1", "--after", "5")
+    assert out["stage"] == "semifinal 1" and out["questions_played"] == 5
+    assert out["parts"] == whole["parts"]  # every part's final situation, unchanged
+    semi = score([str(path), "--part", "semifinal 2"])
+    assert semi.exit_code == 0 and "semifinal 2" in semi.output
+    titles = [line.strip() for line in semi.output.splitlines() if line.strip() in NAMES]
+    assert titles == ["semifinal 2"]  # that part's table alone
+    unknown = score([str(path), "--part", "semifinal 3"])
+    assert unknown.exit_code == 2
+    assert "no part 'semifinal 3'" in unknown.output and "'semifinal 1'" in unknown.output

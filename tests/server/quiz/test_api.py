@@ -340,6 +340,7 @@ def test_semifinals_and_final(api: QuizApi, client: TestClient) -> None:
         api.join(team)
     assert api.judge_view()["next_part"] == {"name": "semifinal 1", "teams": ["A", "C"]}
     api.cmd("start")
+    api.cmd("break")  # before the first question (Q31)
     assert api.answer("B", 1, "x", expect=409)["error"]["code"] == "wrong_phase"
     api.play(1, {"A": RIGHT, "C": WRONG}, {RIGHT})
     assert api.team_view("B")["me"]["plays"] is False
@@ -356,6 +357,7 @@ def test_semifinals_and_final(api: QuizApi, client: TestClient) -> None:
     final = api.projector()
     assert final["phase"]["event_finished"]
     protocol = client.get(api.url("protocol.json")).json()
+    assert protocol["parts"][0]["breaks"] == [0]
     scored = result_json(score_protocol(protocol))
     assert scored["format"] == "semifinals" and scored["stage"] == "final"
     assert [t["name"] for t in scored["teams"]] == [t["name"] for t in final["standings"]["teams"]]

@@ -27,7 +27,13 @@ def score(
     protocol: Path = typer.Argument(..., help="The protocol of a played game (JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Print the situation as JSON."),
     after: int | None = typer.Option(
-        None, "--after", help="Show the situation after question N (of the final)."
+        None, "--after", help="Show the situation after question N (of the --part shown)."
+    ),
+    part_name: str | None = typer.Option(
+        None,
+        "--part",
+        help="Semifinal protocols: the part --after and --json's top level refer to "
+        "(e.g. 'semifinal 1'); default: the last part.",
     ),
     show_explain: bool = typer.Option(
         False, "--explain", help="Print, per question, what happened to each team and why."
@@ -36,26 +42,28 @@ def score(
     """Score PROTOCOL and print the game situation after its last question."""
     try:
         result = score_protocol(load_protocol(protocol))
-        data = result_json(result, after)
+        data = result_json(result, after, part_name)
+        chosen = result.part(part_name)
     except KothError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     if as_json:
         if show_explain:
             data["explain"] = {
-                p.name: explain(p.state, after if p is result.main else None) for p in result.parts
+                p.name: explain(p.state, after if p is chosen else None) for p in result.parts
             }
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     console = Console(width=120)
-    for part in result.parts:
-        final = part is result.main
+    # a part named with --part is shown alone; otherwise every part, in order
+    for part in [chosen] if part_name is not None else result.parts:
+        shown = part is chosen
         if show_explain:
             if len(result.parts) > 1:
                 console.print(f"[bold]{part.name}[/bold]")
-            for line in explain(part.state, after if final else None):
+            for line in explain(part.state, after if shown else None):
                 console.print(line, markup=False, highlight=False)
-        s = situation(part.state, after if final else None)
+        s = situation(part.state, after if shown else None)
         title = part.name if len(result.parts) > 1 else None
         console.print(situation_table(s, title))
         for line in tie_lines(s):

@@ -109,6 +109,7 @@ class PartIn(_Model):
     config: ConfigIn | None = None
     questions: list[QuestionIn] = []
     lightning: list[LightningIn] = []
+    breaks: list[int] = []
 
 
 class EventIn(_Model):
@@ -133,6 +134,16 @@ class ProtocolResult:
     @property
     def main(self) -> PartResult:
         return self.parts[-1]
+
+    def part(self, name: str | None) -> PartResult:
+        """The part called ``name`` (None: the main one, the final when played)."""
+        if name is None:
+            return self.main
+        for part in self.parts:
+            if part.name == name:
+                return part
+        known = ", ".join(repr(p.name) for p in self.parts)
+        raise RecordError(f"the protocol has no part {name!r}; its parts: {known}")
 
 
 def load_protocol(path: Path | str) -> Any:
@@ -165,15 +176,19 @@ def score_protocol(doc: Any) -> ProtocolResult:
         raise RecordError("malformed protocol: " + _describe(exc)) from None
 
 
-def result_json(result: ProtocolResult, after: int | None = None) -> dict[str, Any]:
-    """The JSON output: the situation of the last part (the final) at the top level."""
+def result_json(
+    result: ProtocolResult, after: int | None = None, part: str | None = None
+) -> dict[str, Any]:
+    """The JSON output: the situation of ``part`` (default: the last part, the final)
+    at the top level, after its question ``after`` when given."""
+    shown = result.part(part)
     try:
-        out = situation(result.main.state, after).to_json()
+        out = situation(shown.state, after).to_json()
     except QuizRuleError as exc:
-        raise RecordError(str(exc), rule=exc.rule) from None
+        raise RecordError(f"{shown.name}: {exc}", rule=exc.rule) from None
     out["format"] = result.kind
     if result.kind == "semifinals":
-        out["stage"] = result.main.name
+        out["stage"] = shown.name
         out["parts"] = [{"name": p.name, **situation(p.state).to_json()} for p in result.parts]
     return out
 
@@ -182,6 +197,15 @@ def game_events(game: GameIn) -> list[QuizEvent]:
     """The events of a single game (or one part), in order."""
     events: list[QuizEvent] = []
     breaks = set(game.breaks)
+    for after in sorted(breaks):
+        if not 0 <= after <= len(game.questions):
+            raise RecordError(
+                f"a break after question {after}: the protocol has questions 1 to "
+                f"{len(game.questions)} (0 is a break before the first) (rule Q31)",
+                rule="Q31",
+            )
+    if 0 in breaks:
+        events.append(BreakTaken(0))
     for k, entry in enumerate(game.questions, start=1):
         events.append(QuestionOpened(k))
         for team, declared in entry.declarations.items():
@@ -266,6 +290,7 @@ def _score_event(doc: EventIn) -> ProtocolResult:
             teams=part.teams,
             questions=part.questions,
             lightning=part.lightning,
+            breaks=part.breaks,
         )
         parts.append(_score_game(part.name or names[j], game, kind="semifinal", qualifiers=k))
     overlap = set(parts[0].config.teams) & set(parts[1].config.teams)
@@ -297,6 +322,7 @@ def _score_event(doc: EventIn) -> ProtocolResult:
             teams=final.teams or finalists,
             questions=final.questions,
             lightning=final.lightning,
+            breaks=final.breaks,
         )
         parts.append(_score_game(final.name or names[2], game))
     return ProtocolResult("semifinals", tuple(parts))

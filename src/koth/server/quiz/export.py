@@ -93,7 +93,7 @@ def protocol_document(model: EventModel) -> dict[str, Any]:
             **(_part_body(part) if part is not None else {"questions": [], "lightning": []}),
         }
         if part is not None and part.breaks:
-            doc["breaks"] = [b for b in part.breaks if b > 0]
+            doc["breaks"] = list(part.breaks)
         return doc
     parts = []
     for part in model.parts:
@@ -103,6 +103,7 @@ def protocol_document(model: EventModel) -> dict[str, Any]:
                 "teams": list(part.config.teams),
                 "config": {"questions": part.config.questions, "spurs": _spurs(part)},
                 **_part_body(part),
+                **({"breaks": list(part.breaks)} if part.breaks else {}),
             }
         )
     return {
