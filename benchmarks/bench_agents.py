@@ -13,11 +13,14 @@ random, >= 65% against the heuristic and >= 60% against OpenSpiel's ISMCTSBot gi
 same time per move; board ``mcts`` at 1 s/move >= 95% against random and >= 65% against
 the heuristic.
 
-OpenSpiel's bot budgets by simulations. ``--openspiel`` calibrates them to the time per
-move first: it times the bot at a fixed number of simulations on card positions from
-seeded heuristic games (every decision of both players, 3 games) on this machine, and
-gives it ``seconds x measured simulations per second`` (``--os-sims N`` overrides).
-The table also reports each agent's measured thinking time per searched decision.
+``--openspiel`` adds OpenSpiel's bots at the same time per move: ISMCTSBot against the
+card game's ``ismcts`` and MCTSBot (random rollouts) against the board game's ``mcts``.
+They budget by simulations, so each is calibrated first: timed at a fixed number of
+simulations on the positions of seeded heuristic games (every decision of both players,
+at most 40 per game, 3 games) on this machine, it gets ``seconds x measured simulations
+per second`` (``--os-sims N`` overrides). ``--internal`` adds each game's other search
+agent at the same budget (cards: ``mcts`` on determinizations; board: ``ismcts``). The
+table also reports each agent's measured thinking time per searched decision.
 
 A win is being the only winner; draws count as non-wins.
 
@@ -58,7 +61,8 @@ from koth.core.game import Game
 from koth.core.registry import load_game
 from koth.sim.stats import wilson_interval
 
-OS_PREFIX = "os-ismcts"
+#: OpenSpiel's bots, by spec prefix: ISMCTSBot (the card game) and MCTSBot (the board)
+OS_BOTS = ("os-ismcts", "os-mcts")
 
 
 class Timed:
@@ -83,13 +87,16 @@ class Timed:
 
 
 def build(spec: str) -> Any:
-    """A koth agent from its spec, or ``os-ismcts:sims=N``: OpenSpiel's ISMCTSBot."""
-    if spec.startswith(OS_PREFIX):
-        from koth.interop.openspiel_agents import OpenSpielBotAgent, ismcts
+    """A koth agent from its spec, or OpenSpiel's ISMCTSBot (``os-ismcts:sims=N``) or
+    MCTSBot (``os-mcts:sims=N``)."""
+    kind = spec.split(":")[0]
+    if kind in OS_BOTS:
+        from koth.interop.openspiel_agents import OpenSpielBotAgent, ismcts, mcts
 
         options = dict(part.split("=", 1) for part in spec.split(":")[1:])
         sims = int(options.get("sims", 200))
-        return OpenSpielBotAgent(spec, ismcts(simulations=sims, uct_c=float(options.get("c", 2))))
+        factory = ismcts if kind == "os-ismcts" else mcts
+        return OpenSpielBotAgent(spec, factory(simulations=sims, uct_c=float(options.get("c", 2))))
     return make_agent(spec)
 
 
@@ -119,19 +126,20 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
-def calibrate_openspiel(seconds: float, console: Console) -> int:
-    """Simulations OpenSpiel's ISMCTSBot runs in ``seconds`` per card decision here."""
-    from koth.interop.openspiel_agents import OpenSpielBotAgent, ismcts
-
-    probe = 100
-    game = load_game("cards")
-    bot = OpenSpielBotAgent("probe", ismcts(simulations=probe))
+def calibrate_openspiel(game_name: str, bot: str, seconds: float, console: Console) -> int:
+    """Simulations OpenSpiel's ``bot`` (os-ismcts or os-mcts) runs in ``seconds`` per
+    decision of ``game_name`` here, timed on every decision of 3 seeded heuristic games
+    (at most 40 per game: a board game has hundreds)."""
+    probe = 100 if bot == "os-ismcts" else 20
+    game = load_game(game_name)
+    timed = build(f"{bot}:sims={probe}")
     heuristic = make_agent("heuristic")
     spent, decisions = 0.0, 0
     for seed in range(3):
         state = game.new_initial_state()
         rng = random.Random(seed)
         heuristic.reset(game, 0, seed)
+        timed_here = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(state.sample_chance(rng))
@@ -140,12 +148,13 @@ def calibrate_openspiel(seconds: float, console: Console) -> int:
             for player in state.acting_players():
                 info = InformationSet.of(state, player)
                 context = DecisionContext(info, 0, state.is_simultaneous_node())
-                if len(info.legal_actions) > 1:
-                    bot.reset(game, player, seed)
+                if len(info.legal_actions) > 1 and timed_here < 40:
+                    timed.reset(game, player, seed)
                     started = time.perf_counter()
-                    bot.act(info.view, info.legal_actions, context)
+                    timed.act(info.view, info.legal_actions, context)
                     spent += time.perf_counter() - started
                     decisions += 1
+                    timed_here += 1
                 chosen[player] = heuristic.act(info.view, info.legal_actions, context)
             if state.is_simultaneous_node():
                 state.apply_actions(chosen)
@@ -153,9 +162,9 @@ def calibrate_openspiel(seconds: float, console: Console) -> int:
                 ((player, action),) = chosen.items()
                 state.apply_action(action, player)
     rate = probe * decisions / spent
-    sims = max(1, round(rate * seconds))
+    sims = max(2, round(rate * seconds))  # MCTSBot expands its root on the 2nd simulation
     console.print(
-        f"OpenSpiel ISMCTSBot: {rate:.0f} simulations/s over {decisions} card decisions "
+        f"OpenSpiel {bot}: {rate:.0f} simulations/s over {decisions} {game_name} decisions "
         f"-> {sims} simulations for {seconds:g} s/move",
         highlight=False,
     )
@@ -174,9 +183,15 @@ def matchups(args: argparse.Namespace, console: Console) -> list[tuple[str, str,
     ]
     if args.baselines:
         pairs += [("cards", "heuristic", "random"), ("board", "heuristic", "random")]
-    if args.openspiel and args.only != "board":
-        sims = args.os_sims or calibrate_openspiel(args.seconds, console)
-        pairs.insert(2, ("cards", cards, f"{OS_PREFIX}:sims={sims}"))
+    if args.internal:
+        # each game's other search agent, at the same budget
+        pairs += [("cards", cards, f"mcts:{b}"), ("board", board, f"ismcts:{b}")]
+    if args.openspiel:
+        bots = (("cards", cards, "os-ismcts", 2), ("board", board, "os-mcts", 4))
+        for game, agent, bot, at in bots:
+            if args.only in (None, game) and (not args.opponent or bot in args.opponent):
+                sims = args.os_sims or calibrate_openspiel(game, bot, args.seconds, console)
+                pairs.insert(at, (game, agent, f"{bot}:sims={sims}"))
     selected = [p for p in pairs if args.only is None or p[0] == args.only]
     if args.opponent:
         selected = [p for p in selected if p[2].split(":")[0] in args.opponent]
@@ -293,7 +308,12 @@ def main() -> None:
         "--cards-options", default="", help="extra ismcts options, e.g. ':c=0.7:eps=0.1'"
     )
     parser.add_argument("--board-options", default="", help="extra mcts options")
-    parser.add_argument("--openspiel", action="store_true", help="add ismcts vs OpenSpiel's")
+    parser.add_argument(
+        "--openspiel", action="store_true", help="add OpenSpiel's ISMCTSBot and MCTSBot"
+    )
+    parser.add_argument(
+        "--internal", action="store_true", help="add cards ismcts vs mcts, board mcts vs ismcts"
+    )
     parser.add_argument("--os-sims", type=int, default=None, help="OpenSpiel simulations/move")
     parser.add_argument("--baselines", action="store_true", help="add heuristic vs random")
     parser.add_argument("--opponent", nargs="*", help="only these opponents (random, ...)")
