@@ -37,6 +37,7 @@ import json
 import multiprocessing
 import platform
 import random
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -198,6 +199,28 @@ def matchups(args: argparse.Namespace, console: Console) -> list[tuple[str, str,
     return selected
 
 
+def code_version() -> str:
+    """The checkout's commit (with ``+dirty`` for uncommitted changes), or ``unknown``."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (commit or "unknown") + ("+dirty" if dirty else "")
+
+
+#: recorded with each journaled game, so results of different code can be told apart
+CODE_VERSION = code_version()
+
+
 class Journal:
     """Finished games, one JSON line each, so that a long run can be resumed."""
 
@@ -226,6 +249,7 @@ class Journal:
             return
         line = {"key": key, "opponent": opponent, "index": index, **result}
         line["host"] = platform.node()
+        line["commit"] = CODE_VERSION
         line["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S")
         with self.path.open("a") as out:
             out.write(json.dumps(line) + "\n")
