@@ -18,6 +18,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Column
 
 from koth.core.errors import KothError
 from koth.sim.report import write_results
@@ -108,11 +109,12 @@ def simulate_command(
     wins: dict[str, int] = dict.fromkeys(config.labels, 0)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
-        BarColumn(),
+        BarColumn(bar_width=20),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        TextColumn("{task.fields[wins]}"),
+        # the tally grows with the agents: it wraps rather than squeezing the bar
+        TextColumn("{task.fields[wins]}", table_column=Column(overflow="fold")),
         console=console,
     )
 
@@ -123,7 +125,8 @@ def simulate_command(
             for name in summary["winner_agents"]:
                 if len(summary["winner_agents"]) == 1:
                     wins[name] += 1
-            shown = "  ".join(f"{name} {count}" for name, count in wins.items())
+            # one word per agent, so a wrapped tally never parts a name from its count
+            shown = "  ".join(f"{name}={count}" for name, count in wins.items())
             progress.update(task, advance=1, wins=f"wins: {shown}")
 
         tournament = run_tournament(config, advance)
