@@ -260,6 +260,16 @@ def test_b8_runners_are_recruited_after_round_3(round_: int, allowed: bool) -> N
             play(G2, state, "recruit runner")
 
 
+@pytest.mark.parametrize(("round_", "allowed"), [(1, False), (2, True), (5, True)])
+def test_b8_runner_first_round_option(round_: int, allowed: bool) -> None:
+    game = BoardGame(runner_first_round=2)
+    state = make_state(game, dice={0: (1,)}, round_=round_)
+    assert ("recruit runner" in legal(game, state)) is allowed
+    if not allowed:
+        with pytest.raises(IllegalActionError, match="from round 2 on"):
+            play(game, state, "recruit runner")
+
+
 def test_b8_recruit_puts_the_unit_in_the_own_area() -> None:
     after = play(G2, make_state(G2, dice={0: (1, 2)}), "recruit blocker")
     assert code_at(after, 0, "A1") == "B1" and after.hand[:3] == (2, 5, 1)
@@ -289,6 +299,18 @@ def test_b9_range_options() -> None:
     state = make_state(game, units={(0, "2.1"): "F1", (0, "3.0"): "B1"}, dice={0: (3,)})
     assert {"2.3", "4.1", "1.2"} <= moves_of(game, state, "fighter", "2.1")
     assert {"3.2", "1.1", "4.2"} <= moves_of(game, state, "blocker", "3.0")
+
+
+def test_b9_runner_range_option() -> None:
+    reached = []
+    for reach in (1, 2, 3, 4):
+        game = BoardGame(runner_range=reach)
+        state = make_state(game, units={(0, "3.4"): "R1"}, dice={0: (3,)})
+        reached.append(moves_of(game, state, "runner", "3.4"))
+    assert reached[0] == {"2.4", "3.3", "3.5", "4.4"}  # the neighbours only
+    assert reached[0] < reached[1] < reached[2] < reached[3]  # each range reaches further
+    default = make_state(G2, units={(0, "3.4"): "R1"}, dice={0: (3,)})
+    assert reached[2] == moves_of(G2, default, "runner", "3.4")  # 3 is the default
 
 
 def test_b9_1_longer_moves_pass_only_tiles_free_of_enemies() -> None:

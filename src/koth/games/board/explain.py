@@ -104,8 +104,9 @@ def _explain_turn(rules: Rules, s: BoardState, p: int, action: Action) -> Reason
             return (f"you excluded the {UNIT_NAMES[action.unit]}", "B16.2")
         if not s.hand[p * 3 + action.unit]:
             return (f"no {UNIT_NAMES[action.unit]} is left in your hand", "B4")
-        if action.unit == 0 and s.round <= 3:
-            return ("runners are recruited only after round 3", "B8")
+        first = rules.params.runner_first_round
+        if action.unit == 0 and s.round < first:
+            return (f"runners are recruited only from round {first} on", "B8")
     elif isinstance(action, Move | Attack | Ally):
         payments = action.pays if isinstance(action, Attack) else (action.pay,)
         for payment in payments:

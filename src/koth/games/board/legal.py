@@ -351,8 +351,9 @@ class LegalActions:
         nothing_in_play = hand[hp] + hand[hp + 1] + hand[hp + 2] == TOTAL_UNITS
         recruit_by_move = bool(n_move) and nothing_in_play
         if n_recruit or recruit_by_move:
+            runner_round = self.params.runner_first_round
             for t in range(3):
-                if hand[hp + t] and t != excluded and (t != RUNNER or s.round > 3):
+                if hand[hp + t] and t != excluded and (t != RUNNER or s.round >= runner_round):
                     if n_recruit:
                         actions.append(RECRUITS[t][0])
                     if recruit_by_move:
@@ -391,7 +392,11 @@ class LegalActions:
             own_bit = 1 << own_area
             own_touch = 1 << own_pos if own_pos >= 0 else 0  # the tile next to the own area
             blocked_runner = enemy_fb | (own_f | own_b if self.params.runners_blocked_by_own else 0)
-            ranges = (3, self.params.fighter_range, self.params.blocker_range)
+            ranges = (
+                self.params.runner_range,
+                self.params.fighter_range,
+                self.params.blocker_range,
+            )
             pay_set = 0  # the payments as a bit set, for the memo of move lists
             for pay in pays:
                 pay_set |= 1 << pay

@@ -11,6 +11,12 @@ class BoardParams(GameParams):
     """Options of Florian Jehn's King of the Hill; defaults follow docs/rules/board.md."""
 
     num_players: int = Field(2, ge=2, le=4, description="players at the table (B3, B6)")
+    runner_range: int = Field(
+        3, ge=1, le=4, description="tiles a runner may move in one move action (B9)"
+    )
+    runner_first_round: int = Field(
+        4, ge=1, description="the first round in which runners may be recruited (B8)"
+    )
     fighter_range: int = Field(
         1, ge=1, le=3, description="tiles a fighter may move in one move action (B9)"
     )
