@@ -27,7 +27,8 @@ A win is being the only winner; draws count as non-wins.
 ``--journal FILE`` appends every finished game to FILE (JSON lines) and, on a later run
 with the same game, agent, opponent kind and ``--seed``, skips the games it holds and
 counts them in: a target run can be spread over several sessions (and machines; each
-line records the host and the time budget it ran under).
+line records the host, the commit and the time budget it ran under). With
+``--journal-only`` nothing is played: the table reports what the journal holds.
 """
 
 from __future__ import annotations
@@ -191,7 +192,11 @@ def matchups(args: argparse.Namespace, console: Console) -> list[tuple[str, str,
         bots = (("cards", cards, "os-ismcts", 2), ("board", board, "os-mcts", 4))
         for game, agent, bot, at in bots:
             if args.only in (None, game) and (not args.opponent or bot in args.opponent):
-                sims = args.os_sims or calibrate_openspiel(game, bot, args.seconds, console)
+                # a journal report needs no calibration: its key holds the bot's kind only
+                if args.os_sims or args.journal_only:
+                    sims = args.os_sims or 0
+                else:
+                    sims = calibrate_openspiel(game, bot, args.seconds, console)
                 pairs.insert(at, (game, agent, f"{bot}:sims={sims}"))
     selected = [p for p in pairs if args.only is None or p[0] == args.only]
     if args.opponent:
@@ -267,7 +272,7 @@ def run_matchup(
             game, (agent, opponent), i, derive_seed(args.seed, game, "game", i), args.max_decisions
         )
         for i in range(args.games)
-        if i not in finished
+        if i not in finished and not args.journal_only
     ]
     wins = losses = done = 0
     think = [0.0, 0.0]
@@ -346,7 +351,14 @@ def main() -> None:
     parser.add_argument("--max-decisions", type=int, default=20_000)
     parser.add_argument("--only", choices=["cards", "board"], default=None)
     parser.add_argument("--journal", type=Path, default=None, help="JSON lines to resume from")
+    parser.add_argument(
+        "--journal-only",
+        action="store_true",
+        help="play nothing: report the games the journal holds for these match-ups",
+    )
     args = parser.parse_args()
+    if args.journal_only and args.journal is None:
+        parser.error("--journal-only needs --journal FILE")
     args.journal_data = Journal(args.journal)
     console = Console()
 
@@ -357,6 +369,8 @@ def main() -> None:
             game, agent, opponent, args, console
         )
         if not games:
+            if args.journal_only:
+                continue
             break
         low, high = wilson_interval(wins, games)
         per_move = think[0] / max(1, int(think[1]))
@@ -368,8 +382,8 @@ def main() -> None:
         )
         rows.append(row)
         print(row, flush=True)
-        if games < args.games:
-            break
+        if games < args.games and not args.journal_only:
+            break  # interrupted
     print("\n" + header)
     for row in rows:
         print(row, flush=True)

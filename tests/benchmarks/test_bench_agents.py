@@ -42,3 +42,18 @@ def test_a_broken_journal_line_is_named(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode != 0
     assert f"{journal}:2: not a JSON line" in done.stderr
+
+
+def test_journal_only_reports_without_playing(tmp_path: Path) -> None:
+    journal = tmp_path / "games.jsonl"
+    _run(journal, 2)
+    before = journal.read_text()
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_agents.py")]
+    command += ["--only", "cards", "--iters", "3", "--games", "50", "--journal", str(journal)]
+    done = subprocess.run(
+        [*command, "--journal-only"], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert journal.read_text() == before  # nothing played
+    rows = [line for line in done.stdout.splitlines() if line.startswith("cards ")]
+    assert rows and rows[-1].split()[3] == "2"  # the 2 journaled games vs random
+    assert not any("heuristic" in row for row in rows)  # no games: no row
