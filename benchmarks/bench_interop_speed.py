@@ -162,7 +162,7 @@ def pin_to_one_core(cpu: int | None) -> int | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per row")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per row")
+    parser.add_argument("--rounds", type=int, default=20, help="interleaved rounds per row")
     parser.add_argument("--cpu", type=int, default=None, help="core to pin to")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
