@@ -21,6 +21,7 @@ from rich.progress import (
 from rich.table import Column
 
 from koth.core.errors import KothError
+from koth.sim.ray_backend import RayUnavailableError
 from koth.sim.report import write_results
 from koth.sim.runner import GameSummary, TournamentConfig, prepare, run_tournament
 
@@ -72,6 +73,18 @@ def simulate_command(
         int,
         typer.Option("--max-decisions", min=1, help="Stop a game as a draw after this many."),
     ] = 20_000,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            help="Where games run: processes (a local pool of --workers) or ray (a local "
+            "Ray instance with --workers CPUs, or the cluster at --ray-address).",
+        ),
+    ] = "processes",
+    ray_address: Annotated[
+        str | None,
+        typer.Option("--ray-address", help="Ray cluster to run on (auto, ray://host:10001, ...)."),
+    ] = None,
     modules: Annotated[
         list[str] | None,
         typer.Option(
@@ -100,6 +113,8 @@ def simulate_command(
                 params=parse_params(param),
                 max_decisions=max_decisions,
                 imports=tuple(modules or ()),
+                backend=backend,
+                ray_address=ray_address,
             )
         )
     except (KothError, ImportError) as exc:
@@ -129,7 +144,11 @@ def simulate_command(
             shown = "  ".join(f"{name}={count}" for name, count in wins.items())
             progress.update(task, advance=1, wins=f"wins: {shown}")
 
-        tournament = run_tournament(config, advance)
+        try:
+            tournament = run_tournament(config, advance)
+        except RayUnavailableError as exc:
+            errors.print(f"[bold red]error:[/] {exc}", highlight=False)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
     write_results(tournament, folder)
     if tournament.interrupted:
         console.print(

@@ -29,6 +29,7 @@ def results_document(tournament: Tournament) -> dict[str, Any]:
         "specs": list(config.agents),
         "seed": config.seed,
         "workers": config.workers,
+        "backend": config.backend,
         "max_decisions": config.max_decisions,
         "games_requested": config.games,
         "games_finished": len(tournament.games),
@@ -188,7 +189,8 @@ def write_report(document: Mapping[str, Any], out: Path) -> Path:
         "",
         f"Agents: {', '.join(f'`{a}`' for a in agents)}. Parameters: "
         f"`{json.dumps(document['params'], sort_keys=True)}`. Seed {document['seed']}, "
-        f"{document['workers']} worker(s), {document['seconds']} s.",
+        f"{document['workers']} worker(s) ({document.get('backend', 'processes')}), "
+        f"{document['seconds']} s.",
         "",
         f"Games finished: **{len(games)}** of {document['games_requested']}"
         + (

@@ -3,8 +3,9 @@
 Seats rotate: game ``i`` seats agent ``(s + i) mod n`` in seat ``s``, so over a multiple
 of ``n`` games every agent plays every seat equally often. Each game is a ``GameTask``
 (plain data, picklable) run by the top-level function ``play_task``, which makes it
-safe for the ``spawn`` start method. Interrupting (KeyboardInterrupt, from Ctrl-C or
-from a callback) stops the tournament and keeps every game finished so far.
+safe for the ``spawn`` start method and for Ray (``koth.sim.ray_backend``). Interrupting
+(KeyboardInterrupt, from Ctrl-C or from a callback) stops the tournament and keeps every
+game finished so far.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from koth.core.errors import InvalidParamsError
 from koth.core.game import Game
 from koth.core.registry import load_game
 from koth.sim.collect import collect
+from koth.sim.ray_backend import check_backend, run_on_ray
 
 GameSummary = dict[str, Any]
 """One finished game as JSON data: index, seed, seats (agent labels by seat), specs,
@@ -32,6 +34,9 @@ winners (seats), winner_agents, returns, moves, decisions, truncated, terminatio
 think_seconds (per seat), duration_s, stats."""
 
 ResultHook = Callable[[GameSummary], None]
+
+#: where a tournament's games can run
+BACKENDS = ("processes", "ray")
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,10 @@ class TournamentConfig:
     max_decisions: int | None = 20_000
     #: modules to import in every process first (they may register extra games)
     imports: tuple[str, ...] = ()
+    #: where the games run: "processes" (a local pool of ``workers``) or "ray"
+    backend: str = "processes"
+    #: the Ray cluster to use (None: start a local one with ``workers`` CPUs)
+    ray_address: str | None = None
 
     def load_game(self) -> Game[Any, Any, Any]:
         for module in self.imports:
@@ -103,6 +112,14 @@ def prepare(config: TournamentConfig) -> TournamentConfig:
         )
     if config.games < 1:
         raise InvalidParamsError(f"--games must be at least 1, not {config.games}")
+    if config.backend not in BACKENDS:
+        raise InvalidParamsError(
+            f"unknown backend {config.backend!r}; known: {', '.join(BACKENDS)}"
+        )
+    if config.ray_address is not None and config.backend != "ray":
+        raise InvalidParamsError("a Ray address needs --backend ray")
+    if config.backend == "ray":
+        check_backend(config.ray_address)
     for spec in config.agents:
         check_spec(spec, game)
     return TournamentConfig(
@@ -114,6 +131,8 @@ def prepare(config: TournamentConfig) -> TournamentConfig:
         params=game.params.to_json(),
         max_decisions=config.max_decisions,
         imports=config.imports,
+        backend=config.backend,
+        ray_address=config.ray_address,
     )
 
 
@@ -197,7 +216,9 @@ def run_tournament(config: TournamentConfig, on_result: ResultHook | None = None
             on_result(summary)
 
     try:
-        if config.workers <= 1:
+        if config.backend == "ray":
+            run_on_ray(tasks, play_task, keep, workers=config.workers, address=config.ray_address)
+        elif config.workers <= 1:
             for task in tasks:
                 keep(play_task(task))
         else:
