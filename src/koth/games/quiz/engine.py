@@ -8,8 +8,9 @@ rejected event raises :class:`QuizRuleError` and changes nothing.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import MappingProxyType
+from typing import Any
 
 from koth.games.quiz.config import QuizConfig
 from koth.games.quiz.errors import QuizGameOverError, QuizRuleError
@@ -79,30 +80,17 @@ def legal_declarations(state: QuizState, team: str) -> frozenset[Declaration]:
 
 def apply_event(state: QuizState, event: QuizEvent) -> QuizState:
     """Validate ``event`` against ``state`` and return the new state."""
-    if isinstance(event, AnswerReceived):
-        return _answer(state, event)
-    if isinstance(event, AnswerJudged):
-        return _judge(state, event)
-    if isinstance(event, DeclarationMade):
-        return _declare(state, event)
-    if isinstance(event, QuestionOpened):
-        return _open(state, event)
-    if isinstance(event, DeclarationsLocked):
-        oq = _open_question(state, event.question)
-        if oq.locked:
-            raise QuizRuleError("the question was already read", rule="Q3", question=oq.number)
-        return _with_open(state, _replace_open(oq, locked=True))
-    if isinstance(event, QuestionClosed):
-        return _close(state, event)
-    if isinstance(event, JudgementCorrected):
-        return _correct(state, event)
-    if isinstance(event, PartnerFlagged):
-        return _partner(state, event)
-    if isinstance(event, BreakTaken):
-        return _break(state, event)
-    if isinstance(event, LightningQuestion):
-        return _lightning(state, event)
-    raise QuizRuleError(f"unknown event {event!r}", rule="Q32")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise QuizRuleError(f"unknown event {event!r}", rule="Q32")
+    return handler(state, event)
+
+
+def _lock(state: QuizState, event: DeclarationsLocked) -> QuizState:
+    oq = _open_question(state, event.question)
+    if oq.locked:
+        raise QuizRuleError("the question was already read", rule="Q3", question=oq.number)
+    return _with_open(state, _replace_open(oq, locked=True))
 
 
 class QuizGame:
@@ -474,3 +462,18 @@ def _lightning(state: QuizState, event: LightningQuestion) -> QuizState:
         rule="Q14",
         team=", ".join(event.teams),
     )
+
+
+#: the handler of each event type (defined above; an unknown type is refused, Q32)
+_HANDLERS: dict[type[Any], Callable[[QuizState, Any], QuizState]] = {
+    AnswerReceived: _answer,
+    AnswerJudged: _judge,
+    DeclarationMade: _declare,
+    QuestionOpened: _open,
+    DeclarationsLocked: _lock,
+    QuestionClosed: _close,
+    JudgementCorrected: _correct,
+    PartnerFlagged: _partner,
+    BreakTaken: _break,
+    LightningQuestion: _lightning,
+}
