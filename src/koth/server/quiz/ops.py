@@ -85,99 +85,90 @@ class PartStarted(_Op):
     spurs: dict[str, list[int]]
 
 
-class QuestionOpened(_Op):
+class _QuestionOp(_Op):
+    """An op about one question of the current part."""
+
+    question: int
+
+
+class _TimedOp(_QuestionOp):
+    """An op whose effect depends on when the server received it (``at``, epoch s)."""
+
+    at: float
+
+
+class QuestionOpened(_QuestionOp):
     kind: Literal["question_opened"] = "question_opened"
-    question: int
 
 
-class Declared(_Op):
+class Declared(_QuestionOp):
     kind: Literal["declared"] = "declared"
-    question: int
     team: str
     declaration: Declaration
 
 
-class Locked(_Op):
+class Locked(_TimedOp):
     """The question is being read: declarations are closed; answer times count from here."""
 
     kind: Literal["locked"] = "locked"
-    question: int
-    at: float
 
 
-class AnsweringOpened(_Op):
+class AnsweringOpened(_TimedOp):
     kind: Literal["answering_opened"] = "answering_opened"
-    question: int
     seconds: float
-    at: float
 
 
-class TimerPaused(_Op):
+class TimerPaused(_TimedOp):
     kind: Literal["timer_paused"] = "timer_paused"
-    question: int
-    at: float
 
 
-class TimerResumed(_Op):
+class TimerResumed(_TimedOp):
     kind: Literal["timer_resumed"] = "timer_resumed"
-    question: int
-    at: float
 
 
-class TimerExtended(_Op):
+class TimerExtended(_TimedOp):
     kind: Literal["timer_extended"] = "timer_extended"
-    question: int
     seconds: float
-    at: float
 
 
-class AnsweringClosed(_Op):
+class AnsweringClosed(_TimedOp):
     kind: Literal["answering_closed"] = "answering_closed"
-    question: int
-    at: float
 
 
-class Answered(_Op):
-    """A team's answer as the server received it (``at``: server time, epoch seconds)."""
+class Answered(_TimedOp):
+    """A team's answer as the server received it."""
 
     kind: Literal["answered"] = "answered"
-    question: int
     team: str
     text: str
-    at: float
     submission_id: str
     by: Literal["team", "judge"] = "team"
 
 
-class Judged(_Op):
+class Judged(_QuestionOp):
     """One judgement for a group of answers of the open question."""
 
     kind: Literal["judged"] = "judged"
-    question: int
     teams: list[str]
     correct: bool
 
 
-class PartnerSet(_Op):
+class PartnerSet(_QuestionOp):
     kind: Literal["partner_set"] = "partner_set"
-    question: int
     partner: bool
 
 
-class Resolved(_Op):
+class Resolved(_QuestionOp):
     kind: Literal["resolved"] = "resolved"
-    question: int
 
 
-class Corrected(_Op):
+class Corrected(_TimedOp):
     """An appeal: a judgement corrected after the fact, with the judge's comment."""
 
     kind: Literal["corrected"] = "corrected"
-    question: int
     team: str
     correct: bool
     comment: str = ""
-    at: float
 
 
 class BreakTaken(_Op):
