@@ -375,6 +375,10 @@ def main() -> None:
         low, high = wilson_interval(wins, games)
         per_move = think[0] / max(1, int(think[1]))
         other_move = other[0] / max(1, int(other[1]))
+        if args.journal_only:
+            # the opponent as it was played (a calibrated bot's simulations included)
+            held = args.journal_data.finished(Journal.key(game, agent, opponent, args.seed))
+            opponent = next(iter(held.values()))["opponent"]
         row = (
             f"{game:6} {agent:36} {opponent:22} {games:5d} {wins / games:6.1%}  "
             f"{low:5.1%}-{high:5.1%}  draws {games - wins - losses:3d}  "
