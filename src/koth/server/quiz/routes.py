@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import logging
 import time
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -21,14 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from koth.core.errors import KothError
-from koth.server.errors import api_error_from
 from koth.server.quiz import ops, views
 from koth.server.quiz.errors import ForbiddenError, InvalidQuizRequestError, QuizConflictError
 from koth.server.quiz.export import protocol_document, results_csv
 from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, team_key
 from koth.server.quiz.service import QuizService
-
-log = logging.getLogger(__name__)
+from koth.server.sockets import BAD_HELLO, close_with, close_with_error
 
 router = APIRouter(prefix="/api/quiz", tags=["quiz"])
 
@@ -429,18 +426,9 @@ async def quiz_socket(websocket: WebSocket, event_id: str) -> None:
     except WebSocketDisconnect:
         pass
     except (TimeoutError, json.JSONDecodeError, KeyError):
-        await _close_with(websocket, 4400, "bad_request", "say hello with a role and a token")
+        await close_with(websocket, BAD_HELLO, "bad_request", "say hello with a role and a token")
     except KothError as exc:
-        error = api_error_from(exc)
-        await _close_with(websocket, 4000 + int(error.status), error.code, error.message)
+        await close_with_error(websocket, exc)
     finally:
         if listener is not None and live is not None:
             live.unsubscribe(listener)
-
-
-async def _close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:
-    try:
-        await websocket.send_json({"type": "error", "error": {"code": error, "message": message}})
-        await websocket.close(code)
-    except Exception:  # already gone
-        log.debug("quiz socket closed before the error could be sent", exc_info=True)

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from koth.core.errors import KothError
 from koth.server.deps import SeatTokenDep, ServiceDep
-from koth.server.errors import api_error_from
 from koth.server.schemas import ActionRequest, StateMessage
-
-log = logging.getLogger(__name__)
+from koth.server.sockets import BAD_HELLO, close_with, close_with_error
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 
@@ -67,18 +64,9 @@ async def game_socket(websocket: WebSocket, game_id: str, service: ServiceDep) -
     except WebSocketDisconnect:
         pass
     except (TimeoutError, json.JSONDecodeError, KeyError):
-        await _close_with(websocket, 4400, "bad_request", "say hello with a token first")
+        await close_with(websocket, BAD_HELLO, "bad_request", "say hello with a token first")
     except KothError as exc:
-        error = api_error_from(exc)
-        await _close_with(websocket, 4000 + error.status, error.code, error.message)
+        await close_with_error(websocket, exc)
     finally:
         if subscriber is not None:
             service.hub.unsubscribe(subscriber)
-
-
-async def _close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:
-    try:
-        await websocket.send_json({"type": "error", "error": {"code": error, "message": message}})
-        await websocket.close(code)
-    except Exception:  # already gone
-        log.debug("socket closed before the error could be sent", exc_info=True)
