@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 from koth.core.errors import KothError
@@ -38,15 +39,20 @@ def check_reachable(address: str, timeout: float = 3.0) -> None:
         ) from None
 
 
-def check_backend(address: str | None) -> None:
-    """Raise RayUnavailableError now, before any game, when Ray is missing or the
-    cluster address does not answer."""
+def _import_ray() -> ModuleType:
     try:
-        import ray  # noqa: F401
+        import ray  # the optional extra koth-games[ray]
     except ImportError:
         raise RayUnavailableError(
             "the Ray backend needs Ray: pip install 'koth-games[ray]'"
         ) from None
+    return ray
+
+
+def check_backend(address: str | None) -> None:
+    """Raise RayUnavailableError now, before any game, when Ray is missing or the
+    cluster address does not answer."""
+    _import_ray()
     if address is not None:
         check_reachable(address)
 
@@ -60,16 +66,11 @@ def run_on_ray(
     address: str | None,
 ) -> None:
     """Run ``play(task)`` for every task on Ray and ``keep`` each result as it comes."""
-    try:
-        import ray  # the optional extra koth-games[ray]
-    except ImportError:
-        raise RayUnavailableError(
-            "the Ray backend needs Ray: pip install 'koth-games[ray]'"
-        ) from None
+    ray = _import_ray()
     started_here = not ray.is_initialized()
-    if started_here and address is not None:
-        check_reachable(address)
     if started_here:
+        if address is not None:
+            check_reachable(address)
         try:
             if address is None:
                 ray.init(
