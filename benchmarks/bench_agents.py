@@ -222,16 +222,15 @@ def code_version() -> str:
     return (commit or "unknown") + ("+dirty" if dirty else "")
 
 
-#: recorded with each journaled game, so results of different code can be told apart
-CODE_VERSION = code_version()
-
-
 class Journal:
     """Finished games, one JSON line each, so that a long run can be resumed."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.lines: list[dict[str, Any]] = []
+        #: recorded with each game, so results of different code can be told apart
+        #: (asked of git here, in the main process only, not at every worker's import)
+        self.commit = code_version() if path is not None else "unknown"
         if path is not None and path.exists():
             for number, text in enumerate(path.read_text().splitlines(), 1):
                 if not text.strip():
@@ -254,7 +253,7 @@ class Journal:
             return
         line = {"key": key, "opponent": opponent, "index": index, **result}
         line["host"] = platform.node()
-        line["commit"] = CODE_VERSION
+        line["commit"] = self.commit
         line["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S")
         with self.path.open("a") as out:
             out.write(json.dumps(line) + "\n")

@@ -45,10 +45,6 @@ class Budget:
         if self.seconds is not None and self.seconds <= 0:
             raise InvalidParamsError(f"seconds must be positive, not {self.seconds}")
 
-    def iterations_done(self) -> Callable[[int], bool]:
-        """A predicate ``done(iterations_so_far)`` that starts the clock now."""
-        return SearchClock(self).done
-
 
 #: how often (in iterations) a search asks whether its decision can still change
 DECIDED_CHECK_EVERY = 32
