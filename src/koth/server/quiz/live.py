@@ -21,10 +21,10 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from koth.core.errors import KothError
+from koth.server.listeners import Listener, Listeners, Sink
 from koth.server.quiz import ops, views
 from koth.server.quiz.errors import StorageError
 from koth.server.quiz.model import EventModel
@@ -32,8 +32,6 @@ from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
 
 log = logging.getLogger(__name__)
 
-#: a listener that does not take a message within this time is dropped (it reconnects)
-SEND_TIMEOUT_S = 5.0
 #: ops folded and committed together at most
 MAX_BATCH = 500
 #: a burst of changes within this time reaches listeners as one message
@@ -48,17 +46,6 @@ TEAMS = "teams"
 
 def team_key(team: str) -> str:
     return f"team:{team}"
-
-
-class Sink(Protocol):
-    async def send_json(self, data: Any, mode: str = "text") -> None: ...
-
-
-@dataclass(eq=False)
-class Listener:
-    sink: Sink
-    key: str
-    closed: bool = field(default=False)
 
 
 def load_model(repo: QuizRepository, event_id: str) -> EventModel:
@@ -77,7 +64,7 @@ class LiveEvent:
         self.lock = asyncio.Lock()
         self._queue: list[tuple[ops.Op, asyncio.Future[int]]] = []
         self._writer: asyncio.Task[None] | None = None
-        self._listeners: dict[str, set[Listener]] = {}
+        self._listeners: Listeners[str] = Listeners(f"quiz event {stored.id}")
         #: dirty audiences per broadcaster lane ("*": every listener of the lane)
         self._dirty: dict[str, set[str]] = {SCREENS: set(), TEAMS: set()}
         #: one broadcaster per lane: the big screens never wait behind 1,000 phones
@@ -161,21 +148,14 @@ class LiveEvent:
         return views.team_message(self.model, key.removeprefix("team:"), now)
 
     # ---------------------------------------------------------------- listeners
-    def subscribe(self, key: str, sink: Sink) -> Listener:
-        listener = Listener(sink, key)
-        self._listeners.setdefault(key, set()).add(listener)
-        return listener
+    def subscribe(self, key: str, sink: Sink) -> Listener[str]:
+        return self._listeners.add(key, sink)
 
-    def unsubscribe(self, listener: Listener) -> None:
-        listener.closed = True
-        group = self._listeners.get(listener.key)
-        if group is not None:
-            group.discard(listener)
-            if not group:
-                del self._listeners[listener.key]
+    def unsubscribe(self, listener: Listener[str]) -> None:
+        self._listeners.remove(listener)
 
     def listener_count(self) -> int:
-        return sum(len(g) for g in self._listeners.values())
+        return len(self._listeners)
 
     def _mark(self, op: ops.Op) -> None:
         if isinstance(op, ops.Answered):
@@ -229,30 +209,17 @@ class LiveEvent:
             dirty, self._dirty[lane] = self._dirty[lane], set()
             if not dirty:
                 return
+            listening = self._listeners.audiences()
             if "*" in dirty:
-                keys = {
-                    k for k in self._listeners if (k in (PROJECTOR, JUDGE)) == (lane == SCREENS)
-                }
+                keys = {k for k in listening if (k in (PROJECTOR, JUDGE)) == (lane == SCREENS)}
             else:
-                keys = dirty & set(self._listeners)
+                keys = dirty & listening
             if not keys:
                 continue
             async with self.lock:
                 now = time.time()
                 messages = {key: self.message_for(key, now) for key in keys}
-            sends = [
-                self._send(listener, messages[key])
-                for key in keys
-                for listener in list(self._listeners.get(key, ()))
-            ]
-            await asyncio.gather(*sends)
-
-    async def _send(self, listener: Listener, message: dict[str, Any]) -> None:
-        try:
-            await asyncio.wait_for(listener.sink.send_json(message), SEND_TIMEOUT_S)
-        except Exception:  # gone or stuck: it reconnects and gets the full picture
-            log.debug("dropping a quiz listener of %s", self.event_id, exc_info=True)
-            self.unsubscribe(listener)
+            await self._listeners.deliver(messages)
 
     def notify_after_write(self) -> None:
         if any(self._dirty.values()):

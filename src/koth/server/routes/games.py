@@ -69,4 +69,4 @@ async def game_socket(websocket: WebSocket, game_id: str, service: ServiceDep) -
         await close_with_error(websocket, exc)
     finally:
         if subscriber is not None:
-            service.hub.unsubscribe(subscriber)
+            service.hub.unsubscribe(game_id, subscriber)

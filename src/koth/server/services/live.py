@@ -1,67 +1,42 @@
-"""Live updates: the WebSocket subscribers of each game, each tied to one seat."""
+"""Live updates of games: each game's WebSocket listeners, grouped by seat."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-log = logging.getLogger(__name__)
+from koth.server.listeners import Listener, Listeners, Sink
 
-#: a subscriber that does not take a message within this time is dropped
-SEND_TIMEOUT_S = 5.0
-
-
-class Sink(Protocol):
-    async def send_json(self, data: Any, mode: str = "text") -> None: ...
-
-
-@dataclass(eq=False)
-class Subscriber:
-    sink: Sink
-    seat: int | None
-    game_id: str
-    closed: bool = field(default=False)
+#: a game's listener: its key is the seat it watches from (None: a spectator)
+Subscriber = Listener[int | None]
 
 
 class LiveHub:
-    """Who listens to which game; ``publish`` sends each listener its own view."""
+    """Who listens to which game; ``publish`` sends each listener its own seat's view."""
 
     def __init__(self) -> None:
-        self._subscribers: dict[str, set[Subscriber]] = {}
+        self._games: dict[str, Listeners[int | None]] = {}
 
     def subscribe(self, game_id: str, sink: Sink, seat: int | None) -> Subscriber:
-        subscriber = Subscriber(sink, seat, game_id)
-        self._subscribers.setdefault(game_id, set()).add(subscriber)
-        return subscriber
+        listeners = self._games.get(game_id)
+        if listeners is None:
+            listeners = self._games[game_id] = Listeners(f"game {game_id}")
+        return listeners.add(seat, sink)
 
-    def unsubscribe(self, subscriber: Subscriber) -> None:
-        subscriber.closed = True
-        listeners = self._subscribers.get(subscriber.game_id)
+    def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
+        listeners = self._games.get(game_id)
         if listeners is not None:
-            listeners.discard(subscriber)
+            listeners.remove(subscriber)
             if not listeners:
-                del self._subscribers[subscriber.game_id]
+                del self._games[game_id]
 
     def count(self, game_id: str) -> int:
-        return len(self._subscribers.get(game_id, ()))
+        listeners = self._games.get(game_id)
+        return 0 if listeners is None else len(listeners)
 
     async def publish(self, game_id: str, message_for: Callable[[int | None], Any]) -> None:
-        """Send every subscriber of ``game_id`` the message built for its seat."""
-        listeners = list(self._subscribers.get(game_id, ()))
-        if not listeners:
+        """Send every listener of ``game_id`` the message built for its seat."""
+        listeners = self._games.get(game_id)
+        if listeners is None:
             return
-        by_seat: dict[int | None, Any] = {}
-        for subscriber in listeners:
-            if subscriber.seat not in by_seat:
-                by_seat[subscriber.seat] = message_for(subscriber.seat)
-        await asyncio.gather(*(self._send(s, by_seat[s.seat]) for s in listeners))
-
-    async def _send(self, subscriber: Subscriber, message: Any) -> None:
-        try:
-            await asyncio.wait_for(subscriber.sink.send_json(message), SEND_TIMEOUT_S)
-        except Exception:  # a gone or stuck client: it reconnects and gets the full view
-            log.debug("dropping a subscriber of %s", subscriber.game_id, exc_info=True)
-            self.unsubscribe(subscriber)
+        await listeners.deliver({seat: message_for(seat) for seat in listeners.audiences()})
