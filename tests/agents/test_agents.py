@@ -79,6 +79,43 @@ def test_an_information_set_exposes_no_true_state() -> None:
     assert all(info.sample_data(random.Random(i)).cards[0] == 3 for i in range(20))
 
 
+class _CountingDuel(SecretDuel):
+    """The toy game, counting how often a view and an information-state key are built."""
+
+    name = "toy_duel_counting"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.views = 0
+        self.keys = 0
+
+    def view(self, state: DuelState, player: int | None) -> dict[str, Any]:
+        self.views += 1
+        return super().view(state, player)
+
+    def information_state_string(self, state: DuelState, player: int | None) -> str:
+        self.keys += 1
+        return super().information_state_string(state, player)
+
+
+def test_the_view_and_key_are_built_only_when_an_agent_reads_them_and_then_once() -> None:
+    game = _CountingDuel()
+    info = InformationSet.of(GameState(game, DuelState(cards=(3, 1), stake=None)), 0)
+    assert (game.views, game.keys) == (0, 0)
+    assert "not built" in repr(info.view)
+    assert info.view["cards"] == [3, None] and len(info.view) == 4 and "stake" in info.view
+    assert dict(info.view) == {"cards": [3, None], "dealt": 2, "stake": None, "choices": None}
+    assert (game.views, game.keys) == (1, 0)  # built once, read many times
+    assert info.key == info.key
+    assert game.keys == 1
+
+
+def test_a_random_match_never_builds_a_view() -> None:
+    game = _CountingDuel()
+    result = play_match(game, [make_agent("random"), make_agent("random")], seed=3)
+    assert result.decisions > 0 and game.views == 0 and game.keys == 0
+
+
 @pytest.mark.parametrize("spec", SPECS)
 @pytest.mark.parametrize("stake", [None, 2])
 def test_decisions_do_not_depend_on_hidden_information(spec: str, stake: int | None) -> None:
@@ -105,7 +142,14 @@ def test_the_invariance_check_catches_a_leaking_sampler() -> None:
         def leak(rng: random.Random, data: DuelState = state.data) -> DuelState:
             return data  # the true state, whatever the draw
 
-        leaky = InformationSet(state.game, 0, honest.view, honest.legal_actions, honest.key, leak)
+        leaky = InformationSet(
+            state.game,
+            0,
+            lambda h=honest: h.view,
+            honest.legal_actions,
+            lambda h=honest: h.key,
+            leak,
+        )
         agent = make_agent("ismcts:iters=150")
         agent.reset(state.game, 0, 7)
         actions.add(agent.act(leaky.view, leaky.legal_actions, DecisionContext(leaky, 0, False)))

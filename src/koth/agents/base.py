@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -32,6 +32,48 @@ def derive_seed(seed: int, *labels: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
+def is_offered(action: object, legal_actions: Sequence[object]) -> bool:
+    """Whether ``action`` is one of ``legal_actions``.
+
+    Agents hand back one of the very objects they were offered: an identity scan finds
+    it without calling ``__eq__`` on every action before it (``in`` would); anything
+    else falls back to equality.
+    """
+    for candidate in legal_actions:
+        if candidate is action:
+            return True
+    return action in legal_actions
+
+
+class LazyView(Mapping[str, Any]):
+    """A player's view, built by ``build`` the first time anything reads it."""
+
+    __slots__ = ("_build", "_view")
+
+    def __init__(self, build: Callable[[], Mapping[str, Any]]) -> None:
+        self._build = build
+        self._view: Mapping[str, Any] | None = None
+
+    def resolve(self) -> Mapping[str, Any]:
+        """The view itself (a plain ``dict`` for the games here), built if need be."""
+        view = self._view
+        if view is None:
+            view = self._view = self._build()
+        return view
+
+    def __getitem__(self, key: str) -> Any:
+        return self.resolve()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.resolve())
+
+    def __len__(self) -> int:
+        return len(self.resolve())
+
+    def __repr__(self) -> str:
+        return repr(self.resolve()) if self._view is not None else "<view, not built yet>"
+
+
 class InformationSet(Generic[S, A]):
     """What one player knows at one decision, plus a sampler of consistent states.
 
@@ -45,23 +87,34 @@ class InformationSet(Generic[S, A]):
     process could dig into the sampler's closure. Agents in this package never do.
     """
 
-    __slots__ = ("_sampler", "game", "key", "legal_actions", "player", "view")
+    __slots__ = ("_key", "_key_of", "_sampler", "game", "legal_actions", "player", "view")
 
     def __init__(
         self,
         game: Game[S, A, Any],
         player: PlayerId,
-        view: Mapping[str, Any],
+        view_of: Callable[[], Mapping[str, Any]],
         legal_actions: Sequence[A],
-        key: str,
+        key_of: Callable[[], str],
         sampler: Callable[[random.Random], S],
     ) -> None:
         self.game = game
         self.player = player
-        self.view = view
+        # Built on first use: many agents never look (random) or look at only one of the
+        # two, and building a board view costs more than a whole decision of the rules.
+        self.view: Mapping[str, Any] = LazyView(view_of)
         self.legal_actions: tuple[A, ...] = tuple(legal_actions)
-        self.key = key
+        self._key: str | None = None
+        self._key_of = key_of
         self._sampler = sampler
+
+    @property
+    def key(self) -> str:
+        """The player's information-state string (computed once, on first use)."""
+        key = self._key
+        if key is None:
+            key = self._key = self._key_of()
+        return key
 
     @classmethod
     def of(cls, state: GameState[S, A], player: PlayerId) -> InformationSet[S, A]:
@@ -72,14 +125,13 @@ class InformationSet(Generic[S, A]):
         def sample(rng: random.Random) -> S:
             return game.resample_hidden(data, player, rng)
 
-        return cls(
-            game,
-            player,
-            game.view(data, player),
-            state.legal_actions(player),
-            game.information_state_string(data, player),
-            sample,
-        )
+        def view_of() -> Mapping[str, Any]:
+            return game.view(data, player)
+
+        def key_of() -> str:
+            return game.information_state_string(data, player)
+
+        return cls(game, player, view_of, state.legal_actions(player), key_of, sample)
 
     def sample_data(self, rng: random.Random) -> S:
         """A rules state consistent with this information set, drawn with ``rng``."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from koth.agents.base import Agent, DecisionContext, InformationSet, derive_seed
+from koth.agents.base import Agent, DecisionContext, InformationSet, derive_seed, is_offered
 from koth.core.chance import sample_outcome
 from koth.core.errors import IllegalActionError, InvalidParamsError
 from koth.core.game import Game
@@ -92,7 +92,7 @@ def play_match(
                 started = time.perf_counter()
                 action = agents[player].act(info.view, info.legal_actions, context)
                 think[player] += time.perf_counter() - started
-                if action not in info.legal_actions:
+                if not is_offered(action, info.legal_actions):
                     raise IllegalActionError(
                         f"agent {agents[player].name} in seat {player} chose "
                         f"{action!r}, which is not legal now"

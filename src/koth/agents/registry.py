@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from koth.agents.base import Agent, DecisionContext, InformationSet, derive_seed
+from koth.agents.base import Agent, DecisionContext, InformationSet, derive_seed, is_offered
 from koth.agents.ismcts import IsmctsAgent
 from koth.agents.mcts import MctsAgent
 from koth.agents.search import SearchSettings
@@ -96,7 +96,7 @@ def make_policy(
         decisions = sum(1 for move in state.history if move.actions[0][0] != CHANCE)
         context = DecisionContext(info, decisions, state.is_simultaneous_node())
         action = agent.act(info.view, info.legal_actions, context)
-        if action not in info.legal_actions:
+        if not is_offered(action, info.legal_actions):
             raise IllegalActionError(f"agent {spec} chose {action!s}, which is not legal now")
         return action
 

@@ -89,15 +89,7 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
 
     def view(self, state: BoardState, player: PlayerId | None) -> dict[str, JSON]:
         n = self.num_players
-        units: dict[str, dict[str, str]] = {}
-        for loc in range(NUM_LOCS):
-            here = {}
-            for q in range(n):
-                code = unit_code(state, q, loc)
-                if code:
-                    here[str(q)] = code
-            if here:
-                units[LOC_NAMES[loc]] = here
+        units = units_view(state.units, n)
         excluded: list[str | None] = []
         for q in range(n):
             if state.excluded[q] < 0:
@@ -247,7 +239,43 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
 def unit_code(state: BoardState, player: int, loc: int) -> str:
     """e.g. ``R1F2``: one player's units on one location."""
     k = player * STRIDE + loc * 3
-    return "".join(f"{UNIT_LETTERS[t]}{state.units[k + t]}" for t in range(3) if state.units[k + t])
+    return _code_of(state.units[k : k + 3])
+
+
+#: the code of each (runners, fighters, blockers) count met so far (a few dozen)
+_CODES: dict[tuple[int, ...], str] = {}
+_NO_UNITS = (0, 0, 0)
+
+
+def _code_of(counts: tuple[int, ...]) -> str:
+    code = _CODES.get(counts)
+    if code is None:
+        code = _CODES[counts] = "".join(
+            f"{UNIT_LETTERS[t]}{count}" for t, count in enumerate(counts) if count
+        )
+    return code
+
+
+def units_view(units: tuple[int, ...], n: int) -> dict[str, dict[str, str]]:
+    """The ``units`` part of a view: per occupied location, each player's unit code.
+
+    Every view of every decision builds this, so each player's counts are read as
+    (runners, fighters, blockers) triples in one pass instead of location by location.
+    """
+    triples = []
+    for q in range(n):
+        own = units[q * STRIDE : (q + 1) * STRIDE]
+        triples.append(list(zip(own[0::3], own[1::3], own[2::3], strict=True)))
+    result: dict[str, dict[str, str]] = {}
+    for loc in range(NUM_LOCS):
+        here: dict[str, str] = {}
+        for q in range(n):
+            counts = triples[q][loc]
+            if counts != _NO_UNITS:
+                here[str(q)] = _code_of(counts)
+        if here:
+            result[LOC_NAMES[loc]] = here
+    return result
 
 
 def terrain_rows(state: BoardState) -> list[str]:
