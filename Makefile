@@ -9,7 +9,18 @@ STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck pytest install system-deps clean
+# The optional compiled build (docs/performance.md). mypyc compiles in place, so it is
+# built from a copy of the sources and installed into its own folder, which PYTHONPATH
+# puts ahead of the editable sources; it is rebuilt when any source changes.
+BUILD := .build
+COMPILED_SITE := $(BUILD)/compiled
+SOURCES_SUM := $(shell cat pyproject.toml $$(find src -name '*.py' | LC_ALL=C sort) | cksum | cut -d' ' -f1)
+COMPILED_STAMP := $(COMPILED_SITE)/.built-$(SOURCES_SUM)
+#: the tests that exercise the compiled modules (the games' rules and all that drives them)
+COMPILED_TESTS := tests/test_build.py tests/games/board tests/games/cards tests/agents \
+	tests/interop tests/sim
+
+.PHONY: run test lint typecheck pytest install system-deps clean compiled test-compiled
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +30,23 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 install: $(STAMP)
+	@# a compiled module left in src/ (an in-place compiled build) would shadow its source
+	@find src -name '*.so' -print -delete | sed 's/^/removed stale compiled module /'
+
+$(COMPILED_STAMP): $(STAMP)
+	rm -rf $(BUILD)/copy $(BUILD)/wheel $(COMPILED_SITE)
+	mkdir -p $(BUILD)/copy $(BUILD)/wheel
+	cp -r pyproject.toml README.md src $(BUILD)/copy/
+	find $(BUILD)/copy -name '__pycache__' -prune -exec rm -rf {} +
+	find $(BUILD)/copy -name '*.so' -delete
+	cd $(BUILD)/copy && HATCH_BUILD_HOOK_ENABLE_MYPYC=1 $(abspath $(BIN))/python -m pip wheel \
+		--quiet --no-deps --wheel-dir ../wheel .
+	$(BIN)/python -m pip install --quiet --no-deps --target $(COMPILED_SITE) $(BUILD)/wheel/*.whl
+	rm -rf $(BUILD)/copy
+	@touch $@
+
+compiled: install $(COMPILED_STAMP)
+	@echo "compiled build in $(COMPILED_SITE): run with PYTHONPATH=$(COMPILED_SITE)"
 
 system-deps:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -40,7 +68,11 @@ typecheck: install
 pytest: install system-deps
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
 
-test: lint typecheck pytest
+test-compiled: compiled system-deps
+	PYTHONPATH=$(COMPILED_SITE) KOTH_EXPECT_COMPILED=1 \
+		$(BIN)/python -m pytest -n 2 -p no:cacheprovider $(COMPILED_TESTS)
+
+test: lint typecheck pytest test-compiled
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(BUILD)

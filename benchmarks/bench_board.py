@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from koth.build import build_kind
 from koth.core.chance import random_game
 from koth.games.board import BoardGame
 
@@ -24,6 +25,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
     args = parser.parse_args()
+    print(f"board: random playouts through GameState, one core; koth {build_kind()}")
     for players in args.players:
         game = BoardGame(num_players=players)
         start, cpu_start = time.perf_counter(), time.process_time()

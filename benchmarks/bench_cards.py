@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Callable
 
+from koth.build import build_kind
 from koth.core.chance import random_game, sample_outcome
 from koth.core.players import NodeKind
 from koth.games.cards import CardsGame
@@ -72,7 +73,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="at least this many games")
     parser.add_argument("--seconds", type=float, default=3.0, help="and at least this long")
     args = parser.parse_args()
-    print("cards: random playouts, one core (a step is a chance, single or joint action)")
+    print(
+        "cards: random playouts, one core (a step is a chance, single or joint action); "
+        f"koth {build_kind()}"
+    )
     measure("engine", engine_playout, args.games, args.seconds)
     measure("GameState", gamestate_playout, args.games, args.seconds)
 

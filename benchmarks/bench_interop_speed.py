@@ -15,8 +15,13 @@ work on a shared machine slows the run but not the figures much. The rows are me
 in ``--rounds`` interleaved rounds (every row once per round, ``seconds / rounds`` each)
 and each row reports its median round, so a slow spell of the machine falls on every
 row alike instead of on whichever row ran then; the spread column shows the slowest and
-fastest round. The last column is each row's median speed relative to
-``python_liars_poker``'s (the issue's target: >= 1).
+fastest round. The last column compares each row with ``python_liars_poker`` (the
+issue's target: >= 1) round by round: the median over the rounds of the row's speed
+divided by the reference's speed in the same round, which cancels the machine's slow
+and fast spells better than a ratio of the two medians.
+
+The title names the koth build measured: pure Python, or compiled with mypyc when the
+compiled build is on the path (``make compiled``, then ``PYTHONPATH=.build/compiled``).
 
 Usage: python benchmarks/bench_interop_speed.py [--seconds S] [--rounds R] [--cpu N]
        [--json FILE]
@@ -45,6 +50,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 from tests.core.toy_game import SecretDuel  # noqa: E402
 
+from koth.build import build_kind  # noqa: E402
 from koth.core.chance import sample_outcome  # noqa: E402
 from koth.core.game import Game  # noqa: E402
 from koth.core.registry import load_game  # noqa: E402
@@ -111,6 +117,12 @@ class Row:
     def steps_per_second(self) -> float:
         """The median round's speed."""
         return statistics.median(self.rounds) if self.rounds else 0.0
+
+    def relative_to(self, reference: Row) -> float:
+        """The median over the rounds of this row's speed over ``reference``'s."""
+        return statistics.median(
+            mine / theirs for mine, theirs in zip(self.rounds, reference.rounds, strict=True)
+        )
 
 
 def measure_round(row: Row, playout: Callable[[random.Random], int], seconds: float) -> None:
@@ -180,11 +192,11 @@ def main() -> None:
                 status.update(f"round {number}/{args.rounds}: {row.engine} via {row.api}")
                 measure_round(row, playout, per_round)
     rows = [row for row, _ in measured]
-    reference = next(r for r in rows if r.engine == REFERENCE).steps_per_second
+    reference = next(r for r in rows if r.engine == REFERENCE)
 
     table = Table(
         title=f"Random-playout speed, one core (cpu {cpu}), {args.seconds:g} s CPU per row "
-        f"in {args.rounds} interleaved rounds"
+        f"in {args.rounds} interleaved rounds; koth {build_kind()}"
     )
     columns = ("engine", "API", "games", "steps", "steps/s", "spread", f"vs {REFERENCE}")
     for column in columns:
@@ -197,7 +209,7 @@ def main() -> None:
             f"{row.steps:,}",
             f"{row.steps_per_second:,.0f}",
             f"{min(row.rounds) / 1000:,.0f}k-{max(row.rounds) / 1000:,.0f}k",
-            f"{row.steps_per_second / reference:.2f}x",
+            f"{row.relative_to(reference):.2f}x",
         )
     console.print(table)
     if args.json:
@@ -205,7 +217,8 @@ def main() -> None:
             {
                 **asdict(r),
                 "steps_per_second": r.steps_per_second,
-                "vs_reference": r.steps_per_second / reference,
+                "vs_reference": r.relative_to(reference),
+                "build": build_kind(),
             }
             for r in rows
         ]

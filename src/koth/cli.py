@@ -40,7 +40,9 @@ EXIT_BAD_INPUT = 2
 
 def _version(value: bool) -> None:
     if value:
-        console.print(f"koth {__version__}")
+        from koth.build import build_kind
+
+        console.print(f"koth {__version__} ({build_kind()})")
         raise typer.Exit()
 
 

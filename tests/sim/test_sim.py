@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from koth.build import build_kind
 from koth.cli import app
 from koth.core.errors import InvalidParamsError
 from koth.sim.report import write_report, write_results
@@ -103,6 +104,7 @@ def _check_results(folder: Path, games: int) -> dict[str, Any]:
             assert game["returns"][winner] == max(game["returns"])
         assert game["winner_agents"] == [game["seats"][w] for w in game["winners"]]
     report = (folder / "report.md").read_text()
+    assert document["build"] == build_kind() and f"koth {build_kind()}" in report
     for png in ["win_rate.png", "seat_win_rate.png", "game_length.png", "elo.png"]:
         assert (folder / png).stat().st_size > 1000
         assert f"({png})" in report

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from koth.build import build_kind
 from koth.sim.runner import Tournament
 from koth.sim.stats import Tally, fit_elo, pairwise_scores, tally_agents, tally_seats
 
@@ -30,6 +31,8 @@ def results_document(tournament: Tournament) -> dict[str, Any]:
         "seed": config.seed,
         "workers": config.workers,
         "backend": config.backend,
+        # the driver's build; local workers inherit it (docs/performance.md)
+        "build": build_kind(),
         "max_decisions": config.max_decisions,
         "games_requested": config.games,
         "games_finished": len(tournament.games),
@@ -189,7 +192,8 @@ def write_report(document: Mapping[str, Any], out: Path) -> Path:
         "",
         f"Agents: {', '.join(f'`{a}`' for a in agents)}. Parameters: "
         f"`{json.dumps(document['params'], sort_keys=True)}`. Seed {document['seed']}, "
-        f"{document['workers']} worker(s) ({document.get('backend', 'processes')}), "
+        f"{document['workers']} worker(s) ({document.get('backend', 'processes')}, koth "
+        f"{document.get('build', 'pure Python')}), "
         f"{document['seconds']} s.",
         "",
         f"Games finished: **{len(games)}** of {document['games_requested']}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, permutations
+from typing import Final
 
 from koth.core.errors import InvalidActionError
 from koth.games.board.board import (
@@ -34,15 +35,17 @@ from koth.games.board.board import (
 
 #: how a move action is paid: a move die, a recruit die (all units recruited) or two
 #: turning dice
-PAY_MOVE, PAY_RECRUIT, PAY_PAIR = 0, 1, 2
-PAY_NAMES = ("move", "recruit", "pair")
-PAY_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations_with_replacement(range(3), 2))
-DROPS: tuple[tuple[int, ...], ...] = (
+PAY_MOVE: Final = 0
+PAY_RECRUIT: Final = 1
+PAY_PAIR: Final = 2
+PAY_NAMES: Final = ("move", "recruit", "pair")
+PAY_PAIRS: Final[tuple[tuple[int, int], ...]] = tuple(combinations_with_replacement(range(3), 2))
+DROPS: Final[tuple[tuple[int, ...], ...]] = (
     (),
     *tuple((c,) for c in range(3)),
     *tuple(combinations_with_replacement(range(3), 2)),
 )
-MAX_PLAYERS = 4
+MAX_PLAYERS: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,39 +213,39 @@ Action = (
 
 # ------------------------------------------------------------------ id blocks
 #: every (target, origin, origin) pair of neighbours an assault or alliance can name
-ORIGIN_PAIRS: tuple[tuple[int, int, int], ...] = tuple(
+ORIGIN_PAIRS: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (target, first, second)
     for target in range(CENTER + 1)
     for first in ORIGIN_SLOTS[target]
     for second in ORIGIN_SLOTS[target]
 )
-ORIGIN_PAIR_INDEX = {triple: k for k, triple in enumerate(ORIGIN_PAIRS)}
-PAY_PAIR_INDEX = {pair: k for k, pair in enumerate(PAY_PAIRS)}
-DROP_INDEX = {drop: k for k, drop in enumerate(DROPS)}
+ORIGIN_PAIR_INDEX: Final = {triple: k for k, triple in enumerate(ORIGIN_PAIRS)}
+PAY_PAIR_INDEX: Final = {pair: k for k, pair in enumerate(PAY_PAIRS)}
+DROP_INDEX: Final = {drop: k for k, drop in enumerate(DROPS)}
 
-ROLL_BASE = 0
-TERRAIN_BASE = ROLL_BASE + 6
-PLACE_BASE = TERRAIN_BASE + NUM_RINGS * len(ARRANGEMENTS)
-EXCLUDE_BASE = PLACE_BASE + RING_SIZE
-RECRUIT_BASE = EXCLUDE_BASE + 3
-MOVE_BASE = RECRUIT_BASE + 3 * 2
-ATTACK_BASE = MOVE_BASE + 3 * NUM_LOCS * NUM_LOCS * 3
-ALLY_BASE = ATTACK_BASE + len(ORIGIN_PAIRS) * len(PAY_PAIRS)
-ANSWER_BASE = ALLY_BASE + len(ORIGIN_PAIRS) * MAX_PLAYERS * 3
-TURN_BASE = ANSWER_BASE + 2
-AREA_BASE = TURN_BASE + NUM_RINGS * 2
-SWAP_BASE = AREA_BASE + RING_SIZE
-END_BASE = SWAP_BASE + len(EDGES)
+ROLL_BASE: Final = 0
+TERRAIN_BASE: Final = ROLL_BASE + 6
+PLACE_BASE: Final = TERRAIN_BASE + NUM_RINGS * len(ARRANGEMENTS)
+EXCLUDE_BASE: Final = PLACE_BASE + RING_SIZE
+RECRUIT_BASE: Final = EXCLUDE_BASE + 3
+MOVE_BASE: Final = RECRUIT_BASE + 3 * 2
+ATTACK_BASE: Final = MOVE_BASE + 3 * NUM_LOCS * NUM_LOCS * 3
+ALLY_BASE: Final = ATTACK_BASE + len(ORIGIN_PAIRS) * len(PAY_PAIRS)
+ANSWER_BASE: Final = ALLY_BASE + len(ORIGIN_PAIRS) * MAX_PLAYERS * 3
+TURN_BASE: Final = ANSWER_BASE + 2
+AREA_BASE: Final = TURN_BASE + NUM_RINGS * 2
+SWAP_BASE: Final = AREA_BASE + RING_SIZE
+END_BASE: Final = SWAP_BASE + len(EDGES)
 #: the area draw comes last: its block has n! ids, so only its size depends on the table
-AREAS_BASE = END_BASE + len(DROPS)
+AREAS_BASE: Final = END_BASE + len(DROPS)
 
 
 def num_actions(num_players: int) -> int:
     return AREAS_BASE + len(area_permutations(num_players))
 
 
-_PERMUTATIONS = {n: tuple(permutations(range(1, n + 1))) for n in range(1, MAX_PLAYERS + 1)}
-_PERMUTATION_INDEX = {n: {p: k for k, p in enumerate(ps)} for n, ps in _PERMUTATIONS.items()}
+_PERMUTATIONS: Final = {n: tuple(permutations(range(1, n + 1))) for n in range(1, MAX_PLAYERS + 1)}
+_PERMUTATION_INDEX: Final = {n: {p: k for k, p in enumerate(ps)} for n, ps in _PERMUTATIONS.items()}
 
 
 def area_permutations(num_players: int) -> tuple[tuple[int, ...], ...]:
@@ -338,12 +341,12 @@ def action_from_id(action_id: int, num_players: int) -> Action:
 
 
 # ------------------------------------------------------------------ parsing
-_UNIT_BY_NAME = {name: k for k, name in enumerate(UNIT_NAMES)}
-_PAY_BY_NAME = {name: k for k, name in enumerate(PAY_NAMES)}
-_DIE_BY_NAME = {name: k for k, name in enumerate(DIE_NAMES)}
-_TERRAIN_BY_LETTER = {letter: k for k, letter in enumerate(TERRAIN_LETTERS)}
+_UNIT_BY_NAME: Final = {name: k for k, name in enumerate(UNIT_NAMES)}
+_PAY_BY_NAME: Final = {name: k for k, name in enumerate(PAY_NAMES)}
+_DIE_BY_NAME: Final = {name: k for k, name in enumerate(DIE_NAMES)}
+_TERRAIN_BY_LETTER: Final = {letter: k for k, letter in enumerate(TERRAIN_LETTERS)}
 
-GRAMMAR = (
+GRAMMAR: Final = (
     "recruit <unit> [by move] | move <unit> <from>><to> [by recruit|pair] | "
     "attack <tile> lose <from> keep <from> [by <pay>+<pay>] | "
     "ally <tile> from <from> with <player> from <from> [by recruit|pair] | accept | decline | "

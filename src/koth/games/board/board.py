@@ -9,32 +9,39 @@ between positions, never the positions themselves, so the neighbour tables never
 from __future__ import annotations
 
 from itertools import permutations
+from typing import Final
 
-RING_SIZE = 7
-NUM_RINGS = 4
-NUM_TILES = 28
-CENTER = 28
-NUM_AREAS = 4
-NUM_LOCS = 33
-UNLIMITED = 1_000_000
+RING_SIZE: Final = 7
+NUM_RINGS: Final = 4
+NUM_TILES: Final = 28
+CENTER: Final = 28
+NUM_AREAS: Final = 4
+NUM_LOCS: Final = 33
+UNLIMITED: Final = 1_000_000
 
-RUNNER, FIGHTER, BLOCKER = 0, 1, 2
-UNIT_TYPES = (RUNNER, FIGHTER, BLOCKER)
-UNIT_NAMES = ("runner", "fighter", "blocker")
-UNIT_LETTERS = ("R", "F", "B")
-UNITS_PER_PLAYER = (2, 5, 2)
-TOTAL_UNITS = sum(UNITS_PER_PLAYER)
+RUNNER: Final = 0
+FIGHTER: Final = 1
+BLOCKER: Final = 2
+UNIT_TYPES: Final = (RUNNER, FIGHTER, BLOCKER)
+UNIT_NAMES: Final = ("runner", "fighter", "blocker")
+UNIT_LETTERS: Final = ("R", "F", "B")
+UNITS_PER_PLAYER: Final = (2, 5, 2)
+TOTAL_UNITS: Final = sum(UNITS_PER_PLAYER)
 
-LIGHT, NORMAL, DIFFICULT = 0, 1, 2
-TERRAIN_LETTERS = ("L", "N", "D")
-TERRAIN_NAMES = ("light", "normal", "difficult")
-RING_TERRAIN = (LIGHT, LIGHT, LIGHT, NORMAL, NORMAL, DIFFICULT, DIFFICULT)
+LIGHT: Final = 0
+NORMAL: Final = 1
+DIFFICULT: Final = 2
+TERRAIN_LETTERS: Final = ("L", "N", "D")
+TERRAIN_NAMES: Final = ("light", "normal", "difficult")
+RING_TERRAIN: Final = (LIGHT, LIGHT, LIGHT, NORMAL, NORMAL, DIFFICULT, DIFFICULT)
 #: bit t of ALLOWED_TERRAIN[unit] is set when the unit may stand on terrain t
-ALLOWED_TERRAIN = (0b111, 0b011, 0b001)
+ALLOWED_TERRAIN: Final = (0b111, 0b011, 0b001)
 
 #: dice categories: faces 1-2 recruit, 3-4 move and fight, 5-6 turn
-RECRUIT_DIE, MOVE_DIE, TURN_DIE = 0, 1, 2
-DIE_NAMES = ("recruit", "move", "turn")
+RECRUIT_DIE: Final = 0
+MOVE_DIE: Final = 1
+TURN_DIE: Final = 2
+DIE_NAMES: Final = ("recruit", "move", "turn")
 
 
 def die_category(face: int) -> int:
@@ -77,48 +84,50 @@ def _static_neighbours(loc: int) -> tuple[int, ...]:
     return tuple(sorted(result))
 
 
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_static_neighbours(loc) for loc in range(NUM_LOCS))
+NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    _static_neighbours(loc) for loc in range(NUM_LOCS)
+)
 
-STACK_LIMIT: tuple[int, ...] = tuple(
+STACK_LIMIT: Final[tuple[int, ...]] = tuple(
     (5, 4, 3, 2)[loc // RING_SIZE] if loc < NUM_TILES else (1 if loc == CENTER else UNLIMITED)
     for loc in range(NUM_LOCS)
 )
 
 #: the tile a runner is pushed to from ring 2..4 (one ring outward, same index); -1 where
 #: the push goes back to the blocker's origin instead (ring 1 and the center)
-OUTWARD: tuple[int, ...] = tuple(
+OUTWARD: Final[tuple[int, ...]] = tuple(
     loc - RING_SIZE if RING_SIZE <= loc < NUM_TILES else -1 for loc in range(NUM_LOCS)
 )
 
 #: locations from which a fighter can join an assault on target tile d (tiles and center):
 #: its static neighbours, then for ring-1 tiles the four areas that might be attached
-ORIGIN_SLOTS: tuple[tuple[int, ...], ...] = tuple(
+ORIGIN_SLOTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     NEIGHBOURS[d] + (tuple(area_loc(a) for a in range(1, 5)) if d < RING_SIZE else ())
     for d in range(CENTER + 1)
 )
-ORIGIN_SLOT_INDEX: tuple[dict[int, int], ...] = tuple(
+ORIGIN_SLOT_INDEX: Final[tuple[dict[int, int], ...]] = tuple(
     {loc: k for k, loc in enumerate(slots)} for slots in ORIGIN_SLOTS
 )
-MAX_SLOTS = max(len(s) for s in ORIGIN_SLOTS)
+MAX_SLOTS: Final = max(len(s) for s in ORIGIN_SLOTS)
 
 #: neighbouring ring-tile pairs (a < b) whose terrain may be swapped
-EDGES: tuple[tuple[int, int], ...] = tuple(
+EDGES: Final[tuple[tuple[int, int], ...]] = tuple(
     sorted(
         {(min(a, b), max(a, b)) for a in range(NUM_TILES) for b in NEIGHBOURS[a] if b < NUM_TILES}
     )
 )
-EDGE_INDEX: dict[tuple[int, int], int] = {edge: k for k, edge in enumerate(EDGES)}
+EDGE_INDEX: Final[dict[tuple[int, int], int]] = {edge: k for k, edge in enumerate(EDGES)}
 
 #: every distinct terrain order of one ring (3 light, 2 normal, 2 difficult): 210
-ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(sorted(set(permutations(RING_TERRAIN))))
-ARRANGEMENT_INDEX: dict[tuple[int, ...], int] = {a: k for k, a in enumerate(ARRANGEMENTS)}
+ARRANGEMENTS: Final[tuple[tuple[int, ...], ...]] = tuple(sorted(set(permutations(RING_TERRAIN))))
+ARRANGEMENT_INDEX: Final[dict[tuple[int, ...], int]] = {a: k for k, a in enumerate(ARRANGEMENTS)}
 
-LOC_NAMES: tuple[str, ...] = (
+LOC_NAMES: Final[tuple[str, ...]] = (
     *tuple(f"{loc // RING_SIZE + 1}.{loc % RING_SIZE}" for loc in range(NUM_TILES)),
     "C",
     *tuple(f"A{a}" for a in range(1, NUM_AREAS + 1)),
 )
-LOC_BY_NAME: dict[str, int] = {name.lower(): loc for loc, name in enumerate(LOC_NAMES)}
+LOC_BY_NAME: Final[dict[str, int]] = {name.lower(): loc for loc, name in enumerate(LOC_NAMES)}
 
 
 def loc_name(loc: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
+from typing import Final
 
 from koth.core.players import PlayerId
 from koth.games.board.actions import (
@@ -43,42 +44,44 @@ from koth.games.board.board import (
 from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, Phase
 
-STRIDE = NUM_LOCS * 3  # entries of ``units`` per player
-ROLL_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((Roll(f), 1 / 6) for f in range(1, 7))
-ANSWERS: tuple[Action, ...] = (Answer(True), Answer(False))
-ZEROS: tuple[int, ...] = (0,) * NUM_LOCS
-SWAPS: tuple[Action, ...] = tuple(Swap(a, b) for a, b in EDGES)
-RING_TURNS: tuple[Action, ...] = tuple(
+STRIDE: Final = NUM_LOCS * 3  # entries of ``units`` per player
+ROLL_OUTCOMES: Final[tuple[tuple[Action, float], ...]] = tuple(
+    (Roll(f), 1 / 6) for f in range(1, 7)
+)
+ANSWERS: Final[tuple[Action, ...]] = (Answer(True), Answer(False))
+ZEROS: Final[tuple[int, ...]] = (0,) * NUM_LOCS
+SWAPS: Final[tuple[Action, ...]] = tuple(Swap(a, b) for a, b in EDGES)
+RING_TURNS: Final[tuple[Action, ...]] = tuple(
     TurnRing(ring, right) for ring in range(1, 5) for right in (False, True)
 )
 #: every Move value, indexed like its action id, built once: construction is the hot path
-MOVES: tuple[Action, ...] = tuple(
+MOVES: Final[tuple[Action, ...]] = tuple(
     Move(t, src, dst, payment)
     for t in range(3)
     for src in range(NUM_LOCS)
     for dst in range(NUM_LOCS)
     for payment in range(3)
 )
-AREA_MOVES: tuple[MoveArea, ...] = tuple(MoveArea(i) for i in range(RING_SIZE))
+AREA_MOVES: Final[tuple[MoveArea, ...]] = tuple(MoveArea(i) for i in range(RING_SIZE))
 #: per target tile (and the center): the mask of ORIGIN_SLOTS[target]
-ORIGIN_SLOT_MASKS: tuple[int, ...] = tuple(
+ORIGIN_SLOT_MASKS: Final[tuple[int, ...]] = tuple(
     reduce(or_, (1 << loc for loc in slots), 0) for slots in ORIGIN_SLOTS
 )
 #: ``RECRUITS[unit][by_move]``
-RECRUITS: tuple[tuple[Action, Action], ...] = tuple(
+RECRUITS: Final[tuple[tuple[Action, Action], ...]] = tuple(
     (Recruit(t, False), Recruit(t, True)) for t in range(3)
 )
 
 # ---- location sets as bit masks (bit ``loc`` set), for the movement search
 #: ring tiles and the center: the locations a search passes through
-PLAYFIELD = (1 << (CENTER + 1)) - 1
+PLAYFIELD: Final = (1 << (CENTER + 1)) - 1
 #: ``NZ01[b]`` is ASCII "0" for b == 0 and "1" otherwise: ``bytes.translate`` with it
 #: turns a byte string of counts into the binary digits of an occupancy mask
-NZ01 = bytes([48] + [49] * 255)
+NZ01: Final = bytes([48] + [49] * 255)
 #: per byte of a location mask (bits 8k..8k+7): the static neighbours of those
 #: locations, and the locations themselves in increasing order
-_NEIGHBOUR_MASKS = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
-_NEIGHBOUR_BYTES: tuple[tuple[int, ...], ...] = tuple(
+_NEIGHBOUR_MASKS: Final = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
+_NEIGHBOUR_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         reduce(
             or_,
@@ -89,16 +92,19 @@ _NEIGHBOUR_BYTES: tuple[tuple[int, ...], ...] = tuple(
     )
     for k in range(4)
 )
-_N0, _N1, _N2, _N3 = _NEIGHBOUR_BYTES
-_LOC_BYTES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_N0: Final = _NEIGHBOUR_BYTES[0]
+_N1: Final = _NEIGHBOUR_BYTES[1]
+_N2: Final = _NEIGHBOUR_BYTES[2]
+_N3: Final = _NEIGHBOUR_BYTES[3]
+_LOC_BYTES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(7)
 )
-_ALL_EDGES = (1 << len(EDGES)) - 1
+_ALL_EDGES: Final = (1 << len(EDGES)) - 1
 
 
 #: per byte of a tile mask: the edges (bit = index in EDGES) whose first tile (a) or
 #: second tile (b) is among those tiles
-_EDGE_A_BYTES: tuple[tuple[int, ...], ...] = tuple(
+_EDGE_A_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         reduce(
             or_, (1 << e for e, (a, _) in enumerate(EDGES) if a >> 3 == k and b >> (a & 7) & 1), 0
@@ -107,7 +113,7 @@ _EDGE_A_BYTES: tuple[tuple[int, ...], ...] = tuple(
     )
     for k in range(4)
 )
-_EDGE_B_BYTES: tuple[tuple[int, ...], ...] = tuple(
+_EDGE_B_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         reduce(
             or_, (1 << e for e, (_, z) in enumerate(EDGES) if z >> 3 == k and b >> (z & 7) & 1), 0
@@ -116,8 +122,14 @@ _EDGE_B_BYTES: tuple[tuple[int, ...], ...] = tuple(
     )
     for k in range(4)
 )
-_A0, _A1, _A2, _A3 = _EDGE_A_BYTES
-_B0, _B1, _B2, _B3 = _EDGE_B_BYTES
+_A0: Final = _EDGE_A_BYTES[0]
+_A1: Final = _EDGE_A_BYTES[1]
+_A2: Final = _EDGE_A_BYTES[2]
+_A3: Final = _EDGE_A_BYTES[3]
+_B0: Final = _EDGE_B_BYTES[0]
+_B1: Final = _EDGE_B_BYTES[1]
+_B2: Final = _EDGE_B_BYTES[2]
+_B3: Final = _EDGE_B_BYTES[3]
 
 
 def _edges_from(tiles: int) -> int:
@@ -131,9 +143,9 @@ def _edges_to(tiles: int) -> int:
 
 
 #: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
-_IS_TERRAIN = tuple(bytes(49 if v == kind else 48 for v in range(256)) for kind in range(3))
+_IS_TERRAIN: Final = tuple(bytes(49 if v == kind else 48 for v in range(256)) for kind in range(3))
 #: ``MOVE_ROWS[(unit * NUM_LOCS + src) * 3 + pay][dst]``: the Move value
-MOVE_ROWS: tuple[tuple[Action, ...], ...] = tuple(
+MOVE_ROWS: Final[tuple[tuple[Action, ...], ...]] = tuple(
     MOVES[(row // 3) * NUM_LOCS * 3 + row % 3 :: 3][:NUM_LOCS] for row in range(3 * NUM_LOCS * 3)
 )
 
@@ -155,10 +167,10 @@ def _balls() -> tuple[tuple[int, ...], ...]:
     return tuple(result)
 
 
-_BALLS = _balls()
+_BALLS: Final = _balls()
 #: _search results by its arguments (a search depends on nothing else)
-_REACH: dict[tuple[int, int, int], tuple[int, int]] = {}
-_REACH_LIMIT = 100_000
+_REACH: Final[dict[tuple[int, int, int], tuple[int, int]]] = {}
+_REACH_LIMIT: Final = 100_000
 
 
 def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
@@ -186,8 +198,8 @@ def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
 
 
 #: _moves_to results by ((unit * NUM_LOCS + src) * 8 + payments as a bit set, dests)
-_MOVES_TO: dict[tuple[int, int], tuple[Action, ...]] = {}
-_MOVES_LIMIT = 20_000
+_MOVES_TO: Final[dict[tuple[int, int], tuple[Action, ...]]] = {}
+_MOVES_LIMIT: Final = 20_000
 
 
 def _moves_to(unit: int, src: int, pays: list[int], dests: int) -> tuple[Action, ...]:
@@ -232,7 +244,7 @@ def die_counts(pool: tuple[int, ...]) -> tuple[int, int, int]:
 
 
 #: the payments of a move: by (a move die, a recruit die usable, two turn dice)
-_PAYS: dict[tuple[bool, bool, bool], tuple[int, ...]] = {
+_PAYS: Final[dict[tuple[bool, bool, bool], tuple[int, ...]]] = {
     (move, recruit, pair): tuple(
         pay
         for pay, usable in ((PAY_MOVE, move), (PAY_RECRUIT, recruit), (PAY_PAIR, pair))
@@ -243,15 +255,39 @@ _PAYS: dict[tuple[bool, bool, bool], tuple[int, ...]] = {
     for pair in (False, True)
 }
 #: die_counts of each pool met (pools are short tuples of faces: a few hundred at most)
-_DIE_COUNTS: dict[tuple[int, ...], tuple[int, int, int]] = {}
+_DIE_COUNTS: Final[dict[tuple[int, ...], tuple[int, int, int]]] = {}
 #: pay_pairs by (die counts, payments)
-_PAY_PAIRS: dict[tuple[tuple[int, int, int], tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+_PAY_PAIRS: Final[
+    dict[tuple[tuple[int, int, int], tuple[int, ...]], tuple[tuple[int, int], ...]]
+] = {}
 #: _ends by (last turn of the round, slots used, die counts)
-_ENDS: dict[tuple[bool, int, tuple[int, int, int]], tuple[Action, ...]] = {}
+_ENDS: Final[dict[tuple[bool, int, tuple[int, int, int]], tuple[Action, ...]]] = {}
 
 
 #: what LegalActions.terrain_masks returns
 _TerrainMasks = tuple[int, int, int, int, int, int, int]
+
+
+def _fighter_origins(
+    units: tuple[int, ...], area_of: tuple[int, ...], attached: tuple[int, ...], q: int, target: int
+) -> list[int]:
+    """The slots around ``target`` from which player ``q``'s fighters may assault it: the
+    tiles (and center) holding one, or ``q``'s own area when it touches ``target``."""
+    qb = q * STRIDE + 1
+    q_area = CENTER + area_of[q]
+    return [
+        loc
+        for loc in ORIGIN_SLOTS[target]
+        if units[qb + loc * 3] and (loc <= CENTER or (loc == q_area and attached[target] == loc))
+    ]
+
+
+def _blocker_owner(units: tuple[int, ...], n: int, p: int, target: int) -> int:
+    """The opponent of ``p`` whose blocker stands on ``target``."""
+    for q in range(n):
+        if q != p and units[q * STRIDE + target * 3 + 2]:
+            return q
+    raise ValueError(f"no enemy blocker on location {target}")
 
 
 class LegalActions:
@@ -259,6 +295,11 @@ class LegalActions:
 
     params: BoardParams
     n: int
+    #: plain copies of the parameters read at every turn (a pydantic attribute read
+    #: costs several plain ones): the runner, fighter and blocker ranges (B9, B10)
+    ranges: tuple[int, int, int]
+    runner_first_round: int
+    runners_blocked_by_own: bool
     #: (terrain, terrain_masks(terrain)) of the last terrain met, read and written as one
     #: tuple so that sharing the rules between threads stays safe
     _last_terrain: tuple[tuple[int, ...] | None, _TerrainMasks] = (None, (0,) * 7)
@@ -351,7 +392,7 @@ class LegalActions:
         nothing_in_play = hand[hp] + hand[hp + 1] + hand[hp + 2] == TOTAL_UNITS
         recruit_by_move = bool(n_move) and nothing_in_play
         if n_recruit or recruit_by_move:
-            runner_round = self.params.runner_first_round
+            runner_round = self.runner_first_round
             for t in range(3):
                 if hand[hp + t] and t != excluded and (t != RUNNER or s.round >= runner_round):
                     if n_recruit:
@@ -391,12 +432,8 @@ class LegalActions:
             own_pos = area_pos[own_area - CENTER - 1] if own_area > CENTER else -1
             own_bit = 1 << own_area
             own_touch = 1 << own_pos if own_pos >= 0 else 0  # the tile next to the own area
-            blocked_runner = enemy_fb | (own_f | own_b if self.params.runners_blocked_by_own else 0)
-            ranges = (
-                self.params.runner_range,
-                self.params.fighter_range,
-                self.params.blocker_range,
-            )
+            blocked_runner = enemy_fb | (own_f | own_b if self.runners_blocked_by_own else 0)
+            ranges = self.ranges
             pay_set = 0  # the payments as a bit set, for the memo of move lists
             for pay in pays:
                 pay_set |= 1 << pay
@@ -454,48 +491,12 @@ class LegalActions:
                         moves = _moves_to(t, src, pays, dests)
                     actions += moves
 
-            def fighter_origins(q: int, target: int) -> list[int]:
-                qb = q * STRIDE + 1
-                q_area = CENTER + s.area_of[q]
-                return [
-                    loc
-                    for loc in ORIGIN_SLOTS[target]
-                    if units[qb + loc * 3]
-                    and (loc <= CENTER or (loc == q_area and attached[target] == loc))
-                ]
-
-            def blocker_owner(target: int) -> int:
-                return next(q for q in range(n) if q != p and units[q * STRIDE + target * 3 + 2])
-
-            # ---- assault on a blocker by two own fighters (B11)
-            pairs = self.pay_pairs(s, p, pays) if s.slots == 0 else []
+            # ---- assault on a blocker (B11) and alliance offers (B13)
             # blockers not on difficult terrain, next to (a slot of) an own fighter: the
             # others have no own fighter to assault or ally from
             targets = [d for d in locs_of(enemy_b & passable[1]) if own_f & ORIGIN_SLOT_MASKS[d]]
-            if pairs:
-                for d in targets:
-                    origins = fighter_origins(p, d)
-                    for a in origins:
-                        for b in origins:
-                            if a == b and units[base + a * 3 + 1] < 2:
-                                continue
-                            for pp in pairs:
-                                actions.append(Attack(d, a, b, pp))
-            # ---- alliance offers (B13)
-            helpers = [q for q in range(n) if q != p and not (s.declined >> q) & 1]
-            if helpers:
-                for d in targets:
-                    owner = blocker_owner(d)
-                    own_origins = fighter_origins(p, d)
-                    if not own_origins:
-                        continue
-                    helper_origins = {q: fighter_origins(q, d) for q in helpers if q != owner}
-                    for a in own_origins:
-                        for h_loc in ORIGIN_SLOTS[d]:
-                            for q, locs in helper_origins.items():
-                                if h_loc in locs:
-                                    for payment in pays:
-                                        actions.append(Ally(d, a, q, h_loc, payment))
+            if targets:
+                self._assaults(s, p, pays, targets, attached, actions)
 
         # ---- turning (B14)
         if n_turn:
@@ -510,6 +511,48 @@ class LegalActions:
         # ---- end of turn (B7)
         actions.extend(self._ends(s, n_recruit, n_move, n_turn))
         return actions
+
+    def _assaults(
+        self,
+        s: BoardState,
+        p: int,
+        pays: list[int],
+        targets: list[int],
+        attached: tuple[int, ...],
+        actions: list[Action],
+    ) -> None:
+        """Append the assaults by two own fighters (B11) and the alliance offers (B13)
+        on the enemy blockers ``targets``."""
+        units = s.units
+        area_of = s.area_of
+        base = p * STRIDE
+        pairs = self.pay_pairs(s, p, pays) if s.slots == 0 else []
+        if pairs:
+            for d in targets:
+                origins = _fighter_origins(units, area_of, attached, p, d)
+                for a in origins:
+                    for b in origins:
+                        if a == b and units[base + a * 3 + 1] < 2:
+                            continue
+                        for pp in pairs:
+                            actions.append(Attack(d, a, b, pp))
+        helpers = [q for q in range(self.n) if q != p and not (s.declined >> q) & 1]
+        if not helpers:
+            return
+        for d in targets:
+            owner = _blocker_owner(units, self.n, p, d)
+            own_origins = _fighter_origins(units, area_of, attached, p, d)
+            if not own_origins:
+                continue
+            helper_origins = [
+                (q, _fighter_origins(units, area_of, attached, q, d)) for q in helpers if q != owner
+            ]
+            for a in own_origins:
+                for h_loc in ORIGIN_SLOTS[d]:
+                    for q, locs in helper_origins:
+                        if h_loc in locs:
+                            for payment in pays:
+                                actions.append(Ally(d, a, q, h_loc, payment))
 
     def terrain_masks(self, terrain: tuple[int, ...]) -> _TerrainMasks:
         """Derived masks of one terrain layout, remembered for the last layout met (it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import factorial
+from typing import Final
 
 from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
 from koth.games.board.actions import (
@@ -49,7 +50,7 @@ from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
 
 #: the ToMove of each seat's decisions, shared (ToMove is an immutable value)
-_TO_MOVE_PLAYER = tuple(ToMove.player(p) for p in range(4))
+_TO_MOVE_PLAYER: Final = tuple(ToMove.player(p) for p in range(4))
 
 
 def without_die(pool: tuple[int, ...], category: int) -> tuple[int, ...]:
@@ -74,6 +75,9 @@ class Rules(LegalActions):
     def __init__(self, params: BoardParams) -> None:
         self.params = params
         self.n = n = params.num_players
+        self.ranges = (params.runner_range, params.fighter_range, params.blocker_range)
+        self.runner_first_round = params.runner_first_round
+        self.runners_blocked_by_own = params.runners_blocked_by_own
         self.sides: tuple[tuple[int, ...], ...] = (
             ((0, 2), (1, 3)) if params.teamplay else tuple((p,) for p in range(n))
         )
@@ -155,7 +159,7 @@ class Rules(LegalActions):
             return evolve(s, terrain=terrain, phase=Phase.DRAW if action.ring == 4 else s.phase)
         if phase is Phase.DRAW:
             assert isinstance(action, AreaDraw)
-            order = tuple(sorted(range(self.n), key=lambda q: action.areas[q]))
+            order = tuple(sorted(range(self.n), key=action.areas.__getitem__))
             return evolve(s, area_of=action.areas, order=order, phase=Phase.PLACE)
         if phase is Phase.PLACE:
             assert isinstance(action, Place)
@@ -432,7 +436,7 @@ class Rules(LegalActions):
                     countdown -= 1
                     if countdown <= 0:
                         termination = BoardTermination.COUNTDOWN
-                        best = max(on_center, key=lambda q: (points[q], -s.order.index(q)))
+                        best = _leader(on_center, points, s.order)
                         winners = self._side(best)
             else:
                 winners = self._target_winners(points, active, s.order)
@@ -502,15 +506,30 @@ class Rules(LegalActions):
         reached = [side for side in self.sides if sum(points[q] for q in side) >= target]
         if not reached:
             return ()
-        best = max(
-            reached,
-            key=lambda side: (
-                sum(points[q] for q in side),
-                active in side,
-                -min(order.index(q) for q in side),
-            ),
-        )
+        best = reached[0]
+        best_key = _side_rank(best, points, active, order)
+        for side in reached[1:]:
+            key = _side_rank(side, points, active, order)
+            if key > best_key:
+                best, best_key = side, key
         return tuple(sorted(best))
+
+
+def _leader(players: list[int], points: list[int], order: tuple[int, ...]) -> int:
+    """The player with the most points, the earlier in turn order on a tie."""
+    best = players[0]
+    for q in players[1:]:
+        if (points[q], -order.index(q)) > (points[best], -order.index(best)):
+            best = q
+    return best
+
+
+def _side_rank(
+    side: tuple[int, ...], points: list[int], active: int, order: tuple[int, ...]
+) -> tuple[int, bool, int]:
+    """How a side that reached the target ranks: points, then the side on turn, then
+    the side whose first member comes earlier in turn order."""
+    return (sum(points[q] for q in side), active in side, -min(order.index(q) for q in side))
 
 
 def _set(

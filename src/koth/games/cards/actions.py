@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from koth.core.errors import InvalidActionError
 from koth.games.cards.model import (
@@ -117,33 +118,33 @@ Attack = Single | Run | JokerPlay
 CardsAction = Deal | Place | Choose | Single | Run | JokerPlay
 
 # ------------------------------------------------------------------ id layout
-DEAL_BASE = 0
-PLACE_HAND_BASE = DEAL_BASE + NORMAL_CARDS
-PLACE_RESERVE_BASE = PLACE_HAND_BASE + NORMAL_CARDS + 1
-CHOOSE_BASE = PLACE_RESERVE_BASE + NORMAL_CARDS + 1
-SINGLE_BASE = CHOOSE_BASE + NUM_STACKS
-RUN_BASE = SINGLE_BASE + NORMAL_CARDS
+DEAL_BASE: Final = 0
+PLACE_HAND_BASE: Final = DEAL_BASE + NORMAL_CARDS
+PLACE_RESERVE_BASE: Final = PLACE_HAND_BASE + NORMAL_CARDS + 1
+CHOOSE_BASE: Final = PLACE_RESERVE_BASE + NORMAL_CARDS + 1
+SINGLE_BASE: Final = CHOOSE_BASE + NUM_STACKS
+RUN_BASE: Final = SINGLE_BASE + NORMAL_CARDS
 
 #: every sequence shape, in id order: by suit, then lowest rank, then highest rank
-RUNS: tuple[Run, ...] = tuple(
+RUNS: Final[tuple[Run, ...]] = tuple(
     Run(suit, low, high)
     for suit in range(4)
     for low in range(MAX_RUN_RANK)
     for high in range(low + 1, MAX_RUN_RANK + 1)
 )
-RUN_INDEX = {run: i for i, run in enumerate(RUNS)}
-JOKER_PLAY_ID = RUN_BASE + len(RUNS)
-NUM_ACTIONS = JOKER_PLAY_ID + 1
+RUN_INDEX: Final = {run: i for i, run in enumerate(RUNS)}
+JOKER_PLAY_ID: Final = RUN_BASE + len(RUNS)
+NUM_ACTIONS: Final = JOKER_PLAY_ID + 1
 
 # Interned instances: the engine hands these out, so hot paths allocate nothing.
-DEALS = tuple(Deal(c) for c in range(NORMAL_CARDS))
-PLACES = (
+DEALS: Final = tuple(Deal(c) for c in range(NORMAL_CARDS))
+PLACES: Final = (
     tuple(Place(c, False) for c in range(NORMAL_CARDS + 1)),
     tuple(Place(c, True) for c in range(NORMAL_CARDS + 1)),
 )
-CHOOSES = tuple(Choose(s) for s in range(NUM_STACKS))
-SINGLES = tuple(Single(c) for c in range(NORMAL_CARDS))
-JOKER_PLAY = JokerPlay()
+CHOOSES: Final = tuple(Choose(s) for s in range(NUM_STACKS))
+SINGLES: Final = tuple(Single(c) for c in range(NORMAL_CARDS))
+JOKER_PLAY: Final = JokerPlay()
 
 
 def run_mask(run: Run) -> int:
@@ -158,9 +159,9 @@ def run_value(run: Run) -> int:
 
 
 #: (cards of the sequence as a mask, the sequence), in id order
-RUN_MASKS: tuple[tuple[int, Run], ...] = tuple((run_mask(r), r) for r in RUNS)
-_RUN_VALUES = {r: run_value(r) for r in RUNS}
-_RUN_MASK_OF = {r: m for m, r in RUN_MASKS}
+RUN_MASKS: Final[tuple[tuple[int, Run], ...]] = tuple((run_mask(r), r) for r in RUNS)
+_RUN_VALUES: Final = {r: run_value(r) for r in RUNS}
+_RUN_MASK_OF: Final = {r: m for m, r in RUN_MASKS}
 
 
 def attack_mask(attack: Attack) -> int:
@@ -217,12 +218,12 @@ def action_from_id(action_id: int) -> CardsAction:
 
 
 # ------------------------------------------------------------------ parsing
-_CARD = r"(?:10|[2-9tjqka])[shdc]"
-_CARDS_RE = re.compile(rf"(?:{_CARD})+")
-_ONE_CARD_RE = re.compile(_CARD)
-_RANGE_RE = re.compile(rf"({_CARD})-({_CARD})")
+_CARD: Final = r"(?:10|[2-9tjqka])[shdc]"
+_CARDS_RE: Final = re.compile(rf"(?:{_CARD})+")
+_ONE_CARD_RE: Final = re.compile(_CARD)
+_RANGE_RE: Final = re.compile(rf"({_CARD})-({_CARD})")
 
-GRAMMAR = (
+GRAMMAR: Final = (
     "deal <card> | hand <card> | reserve <card> | stack <A-O> | <card> | "
     "<sequence, e.g. 4c5c6c or 4c-6c> | JK"
 )

@@ -9,34 +9,35 @@ immutable, hashable and make the hot paths (legal attacks, moving cards) cheap.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from koth.core.errors import InvalidActionError
 
-RANKS = "23456789TJQKA"
-SUITS = "shdc"
-SUIT_SYMBOLS = "♠♥♦♣"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANKS: Final = "23456789TJQKA"
+SUITS: Final = "shdc"
+SUIT_SYMBOLS: Final = "♠♥♦♣"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 
-NORMAL_CARDS = 52
+NORMAL_CARDS: Final = 52
 #: the Joker of each player; in actions ``JOKER`` (52) means "the acting player's Joker"
-PLAYER_JOKERS = (52, 53)
-JOKER = 52
-APEX_JOKER = 54
+PLAYER_JOKERS: Final = (52, 53)
+JOKER: Final = 52
+APEX_JOKER: Final = 54
 
-ALL_NORMAL = (1 << NORMAL_CARDS) - 1
-JOKER_BITS = (1 << 52) | (1 << 53) | (1 << 54)
+ALL_NORMAL: Final = (1 << NORMAL_CARDS) - 1
+JOKER_BITS: Final = (1 << 52) | (1 << 53) | (1 << 54)
 
 #: highest rank index allowed in a sequence (the Eight)
-MAX_RUN_RANK = RANKS.index("8")
+MAX_RUN_RANK: Final = RANKS.index("8")
 
 # Pyramid: 15 stacks named A (apex) .. O. Row r holds r + 1 stacks; the stack at
 # (row, i) rests on (row + 1, i) and (row + 1, i + 1), which cover it.
-STACK_NAMES = "ABCDEFGHIJKLMNO"
-APEX = 0
-ROWS = ((0,), (1, 2), (3, 4, 5), (6, 7, 8, 9), (10, 11, 12, 13, 14))
+STACK_NAMES: Final = "ABCDEFGHIJKLMNO"
+APEX: Final = 0
+ROWS: Final = ((0,), (1, 2), (3, 4, 5), (6, 7, 8, 9), (10, 11, 12, 13, 14))
 #: cards dealt to each stack (the apex holds the third Joker, or nothing)
-STACK_SIZES = (1, 4, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1)
-NUM_STACKS = 15
+STACK_SIZES: Final = (1, 4, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1)
+NUM_STACKS: Final = 15
 
 
 def _covering() -> tuple[tuple[int, ...], ...]:
@@ -52,7 +53,7 @@ def _covering() -> tuple[tuple[int, ...], ...]:
 
 
 #: the two stacks that cover each stack (none for the bottom row)
-COVERED_BY = _covering()
+COVERED_BY: Final = _covering()
 
 
 def rank_of(card: int) -> int:
@@ -81,7 +82,7 @@ def card_value(card: int) -> int:
     return min(rank + 2, 10)
 
 
-CARD_VALUES = tuple(card_value(c) for c in range(55))
+CARD_VALUES: Final = tuple(card_value(c) for c in range(55))
 
 
 def card_str(card: int) -> str:

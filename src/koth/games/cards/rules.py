@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from koth.games.cards.actions import (
     CHOOSES,
     JOKER_PLAY,
@@ -41,10 +43,10 @@ from koth.games.cards.state import (
     new_state,
 )
 
-HAND_SIZE = 11
+HAND_SIZE: Final = 11
 #: cards in each player's hand after the deal, the Joker included (C2)
-START_CARDS = HAND_SIZE + 1
-DEAL_LENGTH = NORMAL_CARDS
+START_CARDS: Final = HAND_SIZE + 1
+DEAL_LENGTH: Final = NORMAL_CARDS
 
 
 def _deal_slots() -> tuple[tuple[int, int], ...]:
@@ -56,13 +58,13 @@ def _deal_slots() -> tuple[tuple[int, int], ...]:
     return tuple(slots)
 
 
-DEAL_SLOTS = _deal_slots()
+DEAL_SLOTS: Final = _deal_slots()
 
-_SUIT_RUN_CARDS = tuple(
+_SUIT_RUN_CARDS: Final = tuple(
     mask_of([make_card(r, s) for r in range(MAX_RUN_RANK + 1)]) for s in range(4)
 )
-_RUNS_BY_SUIT = tuple(tuple((m, r) for m, r in RUN_MASKS if r.suit == s) for s in range(4))
-_JOKER_BITS = (1 << PLAYER_JOKERS[0], 1 << PLAYER_JOKERS[1])
+_RUNS_BY_SUIT: Final = tuple(tuple((m, r) for m, r in RUN_MASKS if r.suit == s) for s in range(4))
+_JOKER_BITS: Final = (1 << PLAYER_JOKERS[0], 1 << PLAYER_JOKERS[1])
 
 
 def initial_state(params: CardsParams) -> CardsState:
@@ -173,7 +175,7 @@ def apply_reserve_round(state: CardsState, to_reserve: tuple[bool, bool]) -> Car
 
 # ------------------------------------------------------------------ choice (C3, C5)
 #: the choices for each set of gone stacks met so far (at most 2**15 entries)
-_CHOICES: dict[int, tuple[Choose, ...]] = {}
+_CHOICES: Final[dict[int, tuple[Choose, ...]]] = {}
 
 
 def choose_actions(state: CardsState) -> list[Choose]:
@@ -217,12 +219,12 @@ def legal_attacks(state: CardsState, player: int) -> list[Attack]:
 
 
 #: the single-card attacks by nibble of a card set: ``[k][b]`` for cards 4k..4k+3
-_SINGLES_BY_NIBBLE: tuple[tuple[tuple[Single, ...], ...], ...] = tuple(
+_SINGLES_BY_NIBBLE: Final[tuple[tuple[tuple[Single, ...], ...], ...]] = tuple(
     tuple(tuple(SINGLES[4 * k + i] for i in range(4) if b >> i & 1) for b in range(16))
     for k in range(NORMAL_CARDS // 4)
 )
 #: the sequences (in id order) within each set of one suit's cards up to the Eight
-_RUNS_OF: dict[int, tuple[Attack, ...]] = {}
+_RUNS_OF: Final[dict[int, tuple[Attack, ...]]] = {}
 
 
 def compare_attacks(first: Attack, second: Attack, tens_equal: bool) -> int:
