@@ -93,9 +93,11 @@ class _CountingDuel(SecretDuel):
         self.views += 1
         return super().view(state, player)
 
-    def information_state_string(self, state: DuelState, player: int | None) -> str:
+    def information_state_string(
+        self, state: DuelState, player: int | None, view: Mapping[str, Any] | None = None
+    ) -> str:
         self.keys += 1
-        return super().information_state_string(state, player)
+        return super().information_state_string(state, player, view)
 
 
 def test_the_view_and_key_are_built_only_when_an_agent_reads_them_and_then_once() -> None:
@@ -108,6 +110,9 @@ def test_the_view_and_key_are_built_only_when_an_agent_reads_them_and_then_once(
     assert (game.views, game.keys) == (1, 0)  # built once, read many times
     assert info.key == info.key
     assert game.keys == 1
+    assert game.views == 1  # the key is made from the view already built, not a new one
+    fresh = InformationSet.of(GameState(game, DuelState(cards=(3, 1), stake=None)), 0)
+    assert fresh.key == info.key  # made without a view read first: the same string
 
 
 def test_a_random_match_never_builds_a_view() -> None:
@@ -147,7 +152,7 @@ def test_the_invariance_check_catches_a_leaking_sampler() -> None:
             0,
             lambda h=honest: h.view,
             honest.legal_actions,
-            lambda h=honest: h.key,
+            lambda _view, h=honest: h.key,
             leak,
         )
         agent = make_agent("ismcts:iters=150")

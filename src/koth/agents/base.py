@@ -54,6 +54,10 @@ class LazyView(Mapping[str, Any]):
         self._build = build
         self._view: Mapping[str, Any] | None = None
 
+    def built(self) -> Mapping[str, Any] | None:
+        """The view if something has read it already, else None (nothing is built)."""
+        return self._view
+
     def resolve(self) -> Mapping[str, Any]:
         """The view itself (a plain ``dict`` for the games here), built if need be."""
         view = self._view
@@ -83,6 +87,9 @@ class InformationSet(Generic[S, A]):
     inside the sampler and is never handed out. For a perfect-information game the
     sample is the true state itself, which reveals nothing the view does not.
 
+    ``view_of`` builds the view and ``key_of`` the key, from the view when one is
+    passed (the view already built, so that reading both builds it once) or on its own.
+
     This is a boundary for honest agents, not a sandbox: Python code in the same
     process could dig into the sampler's closure. Agents in this package never do.
     """
@@ -95,14 +102,14 @@ class InformationSet(Generic[S, A]):
         player: PlayerId,
         view_of: Callable[[], Mapping[str, Any]],
         legal_actions: Sequence[A],
-        key_of: Callable[[], str],
+        key_of: Callable[[Mapping[str, Any] | None], str],
         sampler: Callable[[random.Random], S],
     ) -> None:
         self.game = game
         self.player = player
         # Built on first use: many agents never look (random) or look at only one of the
         # two, and building a board view costs more than a whole decision of the rules.
-        self.view: Mapping[str, Any] = LazyView(view_of)
+        self.view: LazyView = LazyView(view_of)
         self.legal_actions: tuple[A, ...] = tuple(legal_actions)
         self._key: str | None = None
         self._key_of = key_of
@@ -113,7 +120,8 @@ class InformationSet(Generic[S, A]):
         """The player's information-state string (computed once, on first use)."""
         key = self._key
         if key is None:
-            key = self._key = self._key_of()
+            # the view, if an agent read it first, is handed over rather than built again
+            key = self._key = self._key_of(self.view.built())
         return key
 
     @classmethod
@@ -128,8 +136,8 @@ class InformationSet(Generic[S, A]):
         def view_of() -> Mapping[str, Any]:
             return game.view(data, player)
 
-        def key_of() -> str:
-            return game.information_state_string(data, player)
+        def key_of(view: Mapping[str, Any] | None) -> str:
+            return game.information_state_string(data, player, view)
 
         return cls(game, player, view_of, state.legal_actions(player), key_of, sample)
 

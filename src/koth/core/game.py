@@ -105,9 +105,17 @@ class Game(ABC, Generic[S, A, P]):
         """
         return state
 
-    def information_state_string(self, state: S, player: PlayerId | None) -> str:
-        """A canonical string of ``view``: equal exactly when the views are equal."""
-        return json.dumps(self.view(state, player), sort_keys=True, separators=(",", ":"))
+    def information_state_string(
+        self, state: S, player: PlayerId | None, view: Mapping[str, Any] | None = None
+    ) -> str:
+        """A canonical string of ``view``: equal exactly when the views are equal.
+
+        ``view``, when given, is ``self.view(state, player)`` already built by the caller
+        (an agent that read its view before its key), so it is not built twice.
+        """
+        if view is None:
+            view = self.view(state, player)
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
     # -------------------------------------------------------------- notation
     def action_to_str(self, action: A) -> str:
