@@ -40,7 +40,7 @@ import platform
 import random
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -327,6 +327,41 @@ def run_matchup(
     return wins, losses, done, think, other, time.perf_counter() - started
 
 
+def by_opponent(lines: Iterable[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Journal lines grouped by the opponent as played (``os-ismcts:sims=214``...), in
+    the order each first appears: a calibrated bot may differ from one run to the next."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for line in lines:
+        groups.setdefault(line["opponent"], []).append(line)
+    return list(groups.items())
+
+
+def mixed_label(segments: Sequence[tuple[str, list[dict[str, Any]]]]) -> str:
+    """``os-ismcts:sims=214/675`` for games against one bot at several calibrations."""
+    kind = segments[0][0].split(":")[0]
+    prefix = f"{kind}:sims="
+    if all(spec.startswith(prefix) for spec, _ in segments):
+        return prefix + "/".join(spec.removeprefix(prefix) for spec, _ in segments)
+    return f"{kind} (mixed)"
+
+
+def segment_row(opponent: str, lines: list[dict[str, Any]]) -> str:
+    """One indented row of the games played against one ``opponent`` spec."""
+    games = len(lines)
+    wins = sum(bool(line["win"]) for line in lines)
+    losses = sum(bool(line["loss"]) for line in lines)
+    low, high = wilson_interval(wins, games)
+    mine = sum(line["think"][0] for line in lines) / max(1, sum(line["think"][1] for line in lines))
+    theirs = sum(line["opponent_think"][0] for line in lines) / max(
+        1, sum(line["opponent_think"][1] for line in lines)
+    )
+    return (
+        f"{'':6} {'  of which':36} {opponent:22} {games:5d} {wins / games:6.1%}  "
+        f"{low:5.1%}-{high:5.1%}  draws {games - wins - losses:3d}  "
+        f"s/move {mine:.2f} vs {theirs:.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -374,17 +409,22 @@ def main() -> None:
         low, high = wilson_interval(wins, games)
         per_move = think[0] / max(1, int(think[1]))
         other_move = other[0] / max(1, int(other[1]))
+        parts: list[str] = []
         if args.journal_only:
             # the opponent as it was played (a calibrated bot's simulations included)
             held = args.journal_data.finished(Journal.key(game, agent, opponent, args.seed))
-            opponent = next(iter(held.values()))["opponent"]
+            segments = by_opponent(held[i] for i in range(args.games) if i in held)
+            opponent = segments[0][0] if len(segments) == 1 else mixed_label(segments)
+            if len(segments) > 1:  # runs calibrated apart: each one's share, told apart
+                parts = [segment_row(*segment) for segment in segments]
         row = (
             f"{game:6} {agent:36} {opponent:22} {games:5d} {wins / games:6.1%}  "
             f"{low:5.1%}-{high:5.1%}  draws {games - wins - losses:3d}  "
             f"s/move {per_move:.2f} vs {other_move:.2f}  {seconds:5.0f}s"
         )
-        rows.append(row)
-        print(row, flush=True)
+        for line in (row, *parts):
+            rows.append(line)
+            print(line, flush=True)
         if games < args.games and not args.journal_only:
             break  # interrupted
     print("\n" + header)

@@ -57,3 +57,37 @@ def test_journal_only_reports_without_playing(tmp_path: Path) -> None:
     rows = [line for line in done.stdout.splitlines() if line.startswith("cards ")]
     assert rows and rows[-1].split()[3] == "2"  # the 2 journaled games vs random
     assert not any("heuristic" in row for row in rows)  # no games: no row
+
+
+def test_journal_only_tells_apart_games_against_differently_calibrated_bots(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "games.jsonl"
+    key = ["cards", "ismcts:iters=3", "os-ismcts", 0]
+    played = [("os-ismcts:sims=5", True), ("os-ismcts:sims=5", False), ("os-ismcts:sims=9", True)]
+    lines = [
+        {
+            "key": key,
+            "opponent": opponent,
+            "index": index,
+            "win": win,
+            "loss": not win,
+            "think": [1.0, 2],
+            "opponent_think": [3.0, 2],
+        }
+        for index, (opponent, win) in enumerate(played)
+    ]
+    journal.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_agents.py")]
+    command += ["--only", "cards", "--opponent", "os-ismcts", "--openspiel", "--iters", "3"]
+    command += ["--games", "10", "--journal", str(journal), "--journal-only"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    rows = done.stdout.splitlines()
+    total = next(row for row in rows if row.startswith("cards ") and "%" in row)
+    assert "os-ismcts:sims=5/9" in total and total.split()[3] == "3"
+    parts = [row.split() for row in rows if "of which" in row]
+    assert [(p[2], p[3], p[4]) for p in parts[:2]] == [
+        ("os-ismcts:sims=5", "2", "50.0%"),
+        ("os-ismcts:sims=9", "1", "100.0%"),
+    ]
+    assert "s/move 0.50 vs 1.50" in rows[rows.index(total) + 1]
