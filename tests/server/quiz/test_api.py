@@ -194,15 +194,16 @@ def test_timer_pause_extend_and_expiry(api: QuizApi, client: TestClient) -> None
     api.cmd("open_question")
     api.cmd("lock")
     assert api.cmd("pause", expect=409)["error"]["code"] == "wrong_phase"
-    api.cmd("open_answering", seconds=0.3)
+    # 1 s, not less: the pause must land before the time is up on a loaded CI machine
+    api.cmd("open_answering", seconds=1.0)
     view = api.cmd("pause")
     assert view["phase"]["timer"]["paused"]
     assert api.cmd("pause", expect=409)["error"]["code"] == "wrong_phase"
-    time.sleep(0.4)  # paused: the clock stands still
+    time.sleep(1.1)  # paused: the clock stands still
     api.answer("A", 1, RIGHT)
     assert api.cmd("resume")["phase"]["stage"] == "answering"
     assert api.cmd("resume", expect=409)["error"]["code"] == "wrong_phase"
-    time.sleep(0.45)
+    time.sleep(1.15)
     assert api.projector()["phase"]["stage"] == "judging"
     assert api.answer("B", 1, RIGHT, expect=409)["error"]["code"] == "answering_closed"
     extended = api.cmd("extend", seconds=30)
