@@ -345,21 +345,38 @@ def mixed_label(segments: Sequence[tuple[str, list[dict[str, Any]]]]) -> str:
     return f"{kind} (mixed)"
 
 
+def format_row(
+    game: str,
+    agent: str,
+    opponent: str,
+    wins: int,
+    losses: int,
+    games: int,
+    think: Sequence[float],
+    other: Sequence[float],
+) -> str:
+    """One table row: games, win rate and its 95% interval, draws, seconds per move of
+    each side (``think`` and ``other``: total seconds and decisions)."""
+    low, high = wilson_interval(wins, games)
+    per_move = think[0] / max(1, int(think[1]))
+    other_move = other[0] / max(1, int(other[1]))
+    return (
+        f"{game:6} {agent:36} {opponent:22} {games:5d} {wins / games:6.1%}  "
+        f"{low:5.1%}-{high:5.1%}  draws {games - wins - losses:3d}  "
+        f"s/move {per_move:.2f} vs {other_move:.2f}"
+    )
+
+
 def segment_row(opponent: str, lines: list[dict[str, Any]]) -> str:
     """One indented row of the games played against one ``opponent`` spec."""
-    games = len(lines)
+    totals = [[0.0, 0.0], [0.0, 0.0]]
+    for line in lines:
+        for total, pair in zip(totals, (line["think"], line["opponent_think"]), strict=True):
+            total[0] += pair[0]
+            total[1] += pair[1]
     wins = sum(bool(line["win"]) for line in lines)
     losses = sum(bool(line["loss"]) for line in lines)
-    low, high = wilson_interval(wins, games)
-    mine = sum(line["think"][0] for line in lines) / max(1, sum(line["think"][1] for line in lines))
-    theirs = sum(line["opponent_think"][0] for line in lines) / max(
-        1, sum(line["opponent_think"][1] for line in lines)
-    )
-    return (
-        f"{'':6} {'  of which':36} {opponent:22} {games:5d} {wins / games:6.1%}  "
-        f"{low:5.1%}-{high:5.1%}  draws {games - wins - losses:3d}  "
-        f"s/move {mine:.2f} vs {theirs:.2f}"
-    )
+    return format_row("", "  of which", opponent, wins, losses, len(lines), *totals)
 
 
 def main() -> None:
@@ -406,9 +423,6 @@ def main() -> None:
             if args.journal_only:
                 continue
             break
-        low, high = wilson_interval(wins, games)
-        per_move = think[0] / max(1, int(think[1]))
-        other_move = other[0] / max(1, int(other[1]))
         parts: list[str] = []
         if args.journal_only:
             # the opponent as it was played (a calibrated bot's simulations included)
@@ -417,11 +431,8 @@ def main() -> None:
             opponent = segments[0][0] if len(segments) == 1 else mixed_label(segments)
             if len(segments) > 1:  # runs calibrated apart: each one's share, told apart
                 parts = [segment_row(*segment) for segment in segments]
-        row = (
-            f"{game:6} {agent:36} {opponent:22} {games:5d} {wins / games:6.1%}  "
-            f"{low:5.1%}-{high:5.1%}  draws {games - wins - losses:3d}  "
-            f"s/move {per_move:.2f} vs {other_move:.2f}  {seconds:5.0f}s"
-        )
+        row = format_row(game, agent, opponent, wins, losses, games, think, other)
+        row += f"  {seconds:5.0f}s"
         for line in (row, *parts):
             rows.append(line)
             print(line, flush=True)
