@@ -15,35 +15,13 @@ Usage: python benchmarks/bench_cards.py [--games N] [--seconds S]
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from collections.abc import Callable
 
 from koth.build import build_kind
-from koth.core.chance import random_game, sample_outcome
-from koth.core.players import NodeKind
+from koth.core.chance import random_game
 from koth.games.cards import CardsGame
-
-
-def engine_playout(game: CardsGame, seed: int) -> int:
-    """One random game through the pure rules; returns the number of steps."""
-    rng = random.Random(seed)
-    state = game.initial()
-    steps = 0
-    while True:
-        to_move = game.to_move(state)
-        kind = to_move.kind
-        if kind is NodeKind.TERMINAL:
-            return steps
-        if kind is NodeKind.CHANCE:
-            state = game.apply(state, -1, sample_outcome(game.chance_outcomes(state), rng))
-        elif kind is NodeKind.SIMULTANEOUS:
-            joint = {p: rng.choice(game.legal_actions(state, p)) for p in to_move.players}
-            state = game.apply_joint(state, joint)
-        else:
-            player = to_move.players[0]
-            state = game.apply(state, player, rng.choice(game.legal_actions(state, player)))
-        steps += 1
+from playouts import engine_playout
 
 
 def gamestate_playout(game: CardsGame, seed: int) -> int:

@@ -1,0 +1,43 @@
+"""The engine speed benchmarks run and print their figures (no timing is asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from koth.games.board import BoardGame
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from playouts import engine_playout  # noqa: E402
+
+
+def _run(script: str, *args: str) -> str:
+    command = [sys.executable, str(ROOT / "benchmarks" / script), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=True).stdout
+
+
+def test_the_board_benchmark_prints_both_loops_the_breakdown_and_a_profile() -> None:
+    out = _run("bench_board.py", "--games", "2", "--players", "2", "--breakdown", "--profile", "3")
+    assert "engine" in out and "GameState" in out and "steps/s" in out
+    for part in ("list a decision's legal actions", "apply a decision", "apply a chance"):
+        assert part in out
+    assert "tottime" in out  # the cProfile table
+
+
+def test_the_cards_benchmark_prints_both_loops() -> None:
+    out = _run("bench_cards.py", "--games", "3", "--seconds", "0")
+    assert "engine" in out and "GameState" in out
+
+
+def test_the_engine_loop_records_every_step_and_replays_to_the_same_end() -> None:
+    game = BoardGame()
+    steps: list[tuple[object, int, object]] = []
+    count = engine_playout(game, 4, steps)
+    assert count == len(steps) > 0
+    state = steps[-1][0]
+    _, player, action = steps[-1]
+    assert game.to_move(game.apply(state, player, action)).kind.name == "TERMINAL"
+    assert engine_playout(game, 4) == count  # seeded: the same game again
