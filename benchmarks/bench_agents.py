@@ -193,11 +193,13 @@ def matchups(args: argparse.Namespace, console: Console) -> list[tuple[str, str,
         for game, agent, bot, at in bots:
             if args.only in (None, game) and (not args.opponent or bot in args.opponent):
                 # a journal report needs no calibration: its key holds the bot's kind only
-                if args.os_sims or args.journal_only:
-                    sims = args.os_sims or 0
+                if args.os_sims:
+                    pairs.insert(at, (game, agent, f"{bot}:sims={args.os_sims}"))
+                elif args.journal_only:
+                    pairs.insert(at, (game, agent, bot))
                 else:
                     sims = calibrate_openspiel(game, bot, args.seconds, console)
-                pairs.insert(at, (game, agent, f"{bot}:sims={sims}"))
+                    pairs.insert(at, (game, agent, f"{bot}:sims={sims}"))
     selected = [p for p in pairs if args.only is None or p[0] == args.only]
     if args.opponent:
         selected = [p for p in selected if p[2].split(":")[0] in args.opponent]

@@ -91,3 +91,6 @@ def test_journal_only_tells_apart_games_against_differently_calibrated_bots(
         ("os-ismcts:sims=9", "1", "100.0%"),
     ]
     assert "s/move 0.50 vs 1.50" in rows[rows.index(total) + 1]
+    # nothing was calibrated, so the header names the bot's kind, not a made-up "sims=0"
+    assert "cards ismcts:iters=3 vs os-ismcts: 3 games from the journal" in rows
+    assert "sims=0" not in done.stdout
