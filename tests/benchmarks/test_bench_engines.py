@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from koth.games.board import BoardGame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,3 +43,21 @@ def test_the_engine_loop_records_every_step_and_replays_to_the_same_end() -> Non
     _, player, action = steps[-1]
     assert game.to_move(game.apply(state, player, action)).kind.name == "TERMINAL"
     assert engine_playout(game, 4) == count  # seeded: the same game again
+
+
+def test_the_gamestate_comparison_plays_both_versions_of_every_game() -> None:
+    has_history = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True)
+    if has_history.returncode != 0:
+        pytest.skip("the checkout has no git history to compare with")
+    out = _run("compare_gamestate.py", "--against", "HEAD", "--seconds", "0.05", "--rounds", "1")
+    for game in ("toy_duel", "cards", "board"):
+        assert f"{game}, HEAD" in out and f"{game}, this checkout" in out
+    assert "python_liars_poker" in out and "steps/s" in out
+
+
+def test_the_gamestate_comparison_names_a_revision_it_cannot_read() -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "compare_gamestate.py")]
+    done = subprocess.run(
+        [*command, "--against", "no-such-revision"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0 and "no-such-revision" in done.stderr

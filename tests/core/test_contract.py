@@ -77,6 +77,40 @@ def test_rejections_are_typed_and_change_nothing() -> None:
     assert (state.data, len(state.history)) == before
 
 
+@pytest.mark.parametrize("listed_first", [False, True])
+def test_checks_are_the_same_whether_or_not_the_legal_actions_were_listed(
+    listed_first: bool,
+) -> None:
+    # the legal actions of the player to move are remembered once listed, and the
+    # legality check reads them from there: the answers must not depend on it
+    state = dealt()
+    if listed_first:
+        assert state.legal_actions() is state.legal_actions(0)
+        assert list(state.legal_actions(1)) == []
+    before = (state.data, len(state.history))
+    with pytest.raises(IllegalActionError, match="illegal action 'deal 2' by player 0"):
+        state.apply_action(Deal(2))
+    with pytest.raises(NotYourTurnError, match="player 1 tried stake 1"):
+        state.apply_action(Stake(1), player=1)
+    assert (state.data, len(state.history)) == before
+    copy = state.clone()
+    assert copy.apply_action(Stake(1)) == Stake(1)  # an equal value, not the offered one
+    assert state.apply_action(state.legal_actions()[0]) is state.history[-1].actions[0][1]
+    assert copy.data == state.data
+
+
+def test_a_chance_node_accepts_its_outcomes_and_nothing_else() -> None:
+    state = SecretDuel().new_initial_state()
+    offered = state.chance_outcomes()[0][0]
+    with pytest.raises(IllegalActionError, match="by chance"):
+        state.apply_action(Stake(1))
+    with pytest.raises(NotYourTurnError):
+        state.apply_action(offered, player=0)
+    assert len(state.history) == 0
+    assert state.apply_action(offered) is offered
+    assert state.apply_action(Deal(offered.card % 4 + 1)) == Deal(offered.card % 4 + 1)
+
+
 def test_simultaneous_node_needs_every_acting_player_and_no_one_else() -> None:
     state = dealt()
     state.apply_action(Stake(1))

@@ -58,6 +58,14 @@ def _single_move(player: PlayerId, action: A) -> Move[A]:
     return move
 
 
+def _covers(actions: Mapping[PlayerId, Any], players: tuple[PlayerId, ...]) -> bool:
+    """Whether ``actions`` holds an action of every one of ``players``."""
+    for player in players:  # noqa: SIM110  (all() over a generator costs twice as much)
+        if player not in actions:
+            return False
+    return True
+
+
 def describe_to_move(to_move: ToMove) -> str:
     if to_move.kind is NodeKind.PLAYER:
         return f"player {to_move.players[0]} to move"
@@ -77,6 +85,7 @@ class GameState(Generic[S, A]):
         "_history",
         "_legal_cache",
         "_legal_sets",
+        "_mover_legal",
         "_to_move",
         "game",
     )
@@ -86,8 +95,12 @@ class GameState(Generic[S, A]):
         self._data = data
         self._history: list[Move[A]] = list(history)
         self._to_move: ToMove | None = None
+        # The legal actions of the single player to move, apart from the per-player
+        # cache (simultaneous nodes, other players): a random playout's every decision
+        # reads them twice (listing, then the legality check), through one slot.
+        self._mover_legal: Sequence[A] | None = None
         self._legal_cache: dict[PlayerId, Sequence[A]] = {}
-        self._legal_sets: dict[PlayerId, frozenset[A]] = {}
+        self._legal_sets: dict[PlayerId, frozenset[A]] | None = None  # made when needed
         self._chance: Sequence[tuple[A, float]] | None = None
 
     # ------------------------------------------------------------ inspection
@@ -112,7 +125,10 @@ class GameState(Generic[S, A]):
 
     def acting_players(self) -> tuple[PlayerId, ...]:
         """The players who must act now (several at a simultaneous node)."""
-        return self.to_move().players
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        return to_move.players
 
     # The node-kind tests below run several times per step of every playout: each reads
     # the cached ToMove itself rather than going through to_move().
@@ -138,7 +154,10 @@ class GameState(Generic[S, A]):
         chance = self._chance
         if chance is not None:
             return chance
-        if not self.is_chance_node():
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        if to_move.kind is not _CHANCE_NODE:
             return ()
         self._chance = chance = self.game.chance_outcomes(self._data)
         return chance
@@ -146,6 +165,17 @@ class GameState(Generic[S, A]):
     def legal_actions(self, player: PlayerId | None = None) -> Sequence[A]:
         """Sorted legal actions of ``player`` (default: the single player to move)."""
         if player is None:
+            legal = self._mover_legal
+            if legal is not None:
+                return legal
+            to_move = self._to_move
+            if to_move is None:
+                to_move = self._to_move = self.game.to_move(self._data)
+            if to_move.kind is _PLAYER:
+                mover = to_move.players[0]
+                legal = self.game.legal_actions(self._data, mover)
+                self._mover_legal = self._legal_cache[mover] = legal
+                return legal
             player = self._default_player(None)
         cached = self._legal_cache.get(player)
         return cached if cached is not None else self._legal(player)
@@ -178,10 +208,39 @@ class GameState(Generic[S, A]):
         if to_move is None:
             to_move = self._to_move = self.game.to_move(self._data)
         kind = to_move.kind
+        # Fast path: one of the very objects this node offers (what agents and playouts
+        # hand back) is well formed and legal, so parsing and the full check are skipped.
+        # The identity scans are inlined: one of them runs at every step of a playout.
         if kind is _PLAYER:
             mover = to_move.players[0]
+            if player is not None and player != mover:
+                raise NotYourTurnError(
+                    f"player {player} tried {action!s} but {describe_to_move(to_move)}"
+                )
+            offered = self._mover_legal
+            if offered is None:
+                offered = self._legal(mover)
+            for candidate in offered:
+                if candidate is action:
+                    break
+            else:
+                action = self._parse(action)
+                self._check_legal(mover, action)
         elif kind is _CHANCE_NODE:
             mover = CHANCE
+            if player is not None and player != mover:
+                raise NotYourTurnError(
+                    f"player {player} tried {action!s} but {describe_to_move(to_move)}"
+                )
+            outcomes = self._chance
+            if outcomes is None:
+                outcomes = self.chance_outcomes()
+            for candidate, _ in outcomes:
+                if candidate is action:
+                    break
+            else:
+                action = self._parse(action)
+                self._check_legal(mover, action)
         elif kind is _TERMINAL:
             raise GameOverError(f"the game is over; no action is accepted ({action!s})")
         else:
@@ -190,25 +249,18 @@ class GameState(Generic[S, A]):
                 f"players {acting} move simultaneously: submit with apply_actions, "
                 f"not apply_action ({action!s})"
             )
-        if player is not None and player != mover:
-            raise NotYourTurnError(
-                f"player {player} tried {action!s} but {describe_to_move(to_move)}"
-            )
-        # Fast path: one of the very objects this node offers (what agents and playouts
-        # hand back) is well formed and legal, so parsing and the full check are skipped.
-        if not self._offered(mover, action):
-            action = self._parse(action)
-            self._check_legal(mover, action)
-        parsed: A = action  # type: ignore[assignment]
+        parsed: A = action
         self._advance(self.game.apply(self._data, mover, parsed), _single_move(mover, parsed))
         return parsed
 
     def apply_actions(self, actions: Mapping[PlayerId, A | str]) -> dict[PlayerId, A]:
         """Apply the joint action of a simultaneous node: one action per acting player."""
-        to_move = self.to_move()
-        if to_move.kind is NodeKind.TERMINAL:
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self.game.to_move(self._data)
+        if to_move.kind is _TERMINAL:
             raise GameOverError("the game is over; no action is accepted")
-        if to_move.kind is not NodeKind.SIMULTANEOUS:
+        if to_move.kind is not _SIMULTANEOUS:
             if len(actions) == 1:
                 ((player, action),) = actions.items()
                 return {player: self.apply_action(action, player)}
@@ -218,7 +270,7 @@ class GameState(Generic[S, A]):
             )
         acting = to_move.players
         # the usual case, every acting player and no one else, costs no set arithmetic
-        if len(actions) != len(acting) or not all(p in actions for p in acting):
+        if len(actions) != len(acting) or not _covers(actions, acting):
             strangers = sorted(set(actions) - set(acting))
             if strangers:
                 raise NotYourTurnError(
@@ -231,10 +283,15 @@ class GameState(Generic[S, A]):
                 )
         parsed: dict[PlayerId, A] = {}
         unchecked: list[PlayerId] = []
+        legal_cache = self._legal_cache
         for p in sorted(actions):
             given = actions[p]
-            if self._offered(p, given):  # legal as given (see apply_action)
-                parsed[p] = given  # type: ignore[assignment]
+            # legal as given when it is one of the very objects offered (see apply_action)
+            offered = legal_cache.get(p)
+            for candidate in offered if offered is not None else self._legal(p):
+                if candidate is given:
+                    parsed[p] = given
+                    break
             else:
                 parsed[p] = self._parse(given)
                 unchecked.append(p)
@@ -274,6 +331,7 @@ class GameState(Generic[S, A]):
         """An independent copy (cheap: the rules state is immutable)."""
         copy = GameState(self.game, self._data, self._history)
         copy._to_move = self._to_move
+        copy._mover_legal = self._mover_legal
         copy._legal_cache = self._legal_cache
         copy._legal_sets = self._legal_sets
         copy._chance = self._chance
@@ -346,6 +404,8 @@ class GameState(Generic[S, A]):
                 actions = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
             elif player in to_move.players:
                 actions = self.game.legal_actions(self._data, player)
+                if to_move.kind is _PLAYER:
+                    self._mover_legal = actions
             else:
                 actions = []
             self._legal_cache[player] = cached = actions
@@ -376,9 +436,12 @@ class GameState(Generic[S, A]):
         for candidate in legal:
             if candidate is action:
                 return True
-        legal_set = self._legal_sets.get(player)
+        legal_sets = self._legal_sets
+        if legal_sets is None:
+            legal_sets = self._legal_sets = {}
+        legal_set = legal_sets.get(player)
         if legal_set is None:
-            self._legal_sets[player] = legal_set = frozenset(legal)
+            legal_sets[player] = legal_set = frozenset(legal)
         return action in legal_set
 
     def _parse(self, action: A | str) -> A:
@@ -406,8 +469,9 @@ class GameState(Generic[S, A]):
         self._data = data
         self._history.append(move)
         self._to_move = None
+        self._mover_legal = None
         self._legal_cache = {}
-        self._legal_sets = {}
+        self._legal_sets = None
         self._chance = None
 
     # ------------------------------------------------------------ comparison
