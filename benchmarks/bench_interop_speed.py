@@ -86,9 +86,12 @@ def pyspiel_playout(game: Any, rng: random.Random) -> int:
     return steps
 
 
-def gamestate_playout(game: Game[Any, Any, Any], rng: random.Random) -> int:
-    """The same loop over koth's checked GameState API."""
-    state: GameState[Any, Any] = game.new_initial_state()
+def gamestate_playout(
+    game: Game[Any, Any, Any], rng: random.Random, state_class: type[Any] = GameState
+) -> int:
+    """The same loop over koth's checked GameState API (``state_class``: another
+    version of GameState, for benchmarks/compare_gamestate.py)."""
+    state: GameState[Any, Any] = state_class(game, game.initial())
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():

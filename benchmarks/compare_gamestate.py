@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # for tests.core.toy_game
@@ -34,10 +33,13 @@ import pyspiel  # noqa: E402
 from open_spiel.python import games as _python_games  # noqa: E402, F401  (registers them)
 from tests.core.toy_game import SecretDuel  # noqa: E402
 
-from bench_interop_speed import REFERENCE, pin_to_one_core, pyspiel_playout  # noqa: E402
+from bench_interop_speed import (  # noqa: E402
+    REFERENCE,
+    gamestate_playout,
+    pin_to_one_core,
+    pyspiel_playout,
+)
 from koth.core import state as current_state  # noqa: E402
-from koth.core.chance import sample_outcome  # noqa: E402
-from koth.core.game import Game  # noqa: E402
 from koth.core.registry import load_game  # noqa: E402
 
 
@@ -63,23 +65,6 @@ def state_module_at(revision: str) -> ModuleType:
     return module
 
 
-def playout(state_class: Any, game: Game[Any, Any, Any], rng: random.Random) -> int:
-    """bench_interop_speed's GameState loop, on a state of the given class."""
-    state = state_class(game, game.initial())
-    steps = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        elif state.is_simultaneous_node():
-            state.apply_actions(
-                {p: rng.choice(state.legal_actions(p)) for p in state.acting_players()}
-            )
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        steps += 1
-    return steps
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--against", default="HEAD", help="git revision to compare with")
@@ -96,8 +81,8 @@ def main() -> None:
     }
     for game in (SecretDuel(), load_game("cards"), load_game("board")):
         for label, module in ((args.against, before), ("this checkout", current_state)):
-            rows[f"{game.name}, {label}"] = lambda rng, g=game, m=module: playout(
-                m.GameState, g, rng
+            rows[f"{game.name}, {label}"] = lambda rng, g=game, m=module: gamestate_playout(
+                g, rng, m.GameState
             )
     speeds: dict[str, list[float]] = {name: [] for name in rows}
     for number in range(args.rounds):
