@@ -14,6 +14,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "koth.games.board.board",
     "koth.games.board.legal",
     "koth.games.board.rules",
+    "koth.games.board.state",
     "koth.games.cards.actions",
     "koth.games.cards.model",
     "koth.games.cards.rules",

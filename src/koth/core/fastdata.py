@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-def fast_constructors(cls: type[T]) -> tuple[Callable[..., T], Callable[..., T]]:
-    """``(new, evolve)`` for a frozen, slotted dataclass without ``__post_init__``.
+def fast_constructors(
+    cls: type[T], names: Sequence[str] | None = None
+) -> tuple[Callable[..., T], Callable[..., T]]:
+    """``(new, evolve)`` for a frozen, slotted dataclass without ``__post_init__``, or
+    for any slotted class whose fields are ``names`` (its ``__slots__`` in order).
 
     ``new(*fields)`` builds an instance from every field in order and
     ``evolve(state, **changes)`` is ``dataclasses.replace`` without its per-call
@@ -18,7 +21,8 @@ def fast_constructors(cls: type[T]) -> tuple[Callable[..., T], Callable[..., T]]
     frozen ``__setattr__`` check that makes the generated ``__init__`` slow. The results
     are ordinary instances, equal to and indistinguishable from constructed ones.
     """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    if names is None:
+        names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_keep": MISSING}
     for k, name in enumerate(names):
         namespace[f"_set{k}"] = cls.__dict__[name].__set__

@@ -10,6 +10,7 @@ from koth.core.errors import IllegalActionError, InvalidActionError, InvalidPara
 from koth.core.state import GameState
 from koth.games.board import BoardGame, BoardTermination, Phase
 from koth.games.board.actions import GRAMMAR
+from koth.games.board.state import evolve
 from tests.games.board.helpers import code_at, legal, make_state, play
 
 G2 = BoardGame()
@@ -118,9 +119,7 @@ def test_b16_2_excluded_type_is_never_recruited_and_ignored_for_all_recruited() 
 def test_b16_2_resample_keeps_used_types() -> None:
     game = BoardGame(one_excluded=True, num_players=3)
     state = make_state(game, dice={0: (1,)}, excluded=(0, 1, 2))
-    state = type(state)(
-        **{**{f: getattr(state, f) for f in state.__slots__}, "used_types": (0, 0b101, 0b011)}
-    )
+    state = evolve(state, used_types=(0, 0b101, 0b011))
     for seed in range(20):
         other = game.resample_hidden(state, 0, random.Random(seed))
         assert other.excluded == (0, 1, 2)  # one choice left for each opponent
@@ -175,13 +174,7 @@ def test_b17_1_returns_are_zero_sum(
 ) -> None:
     game = BoardGame(num_players=players)
     state = make_state(game)
-    state = type(state)(
-        **{
-            **{f: getattr(state, f) for f in state.__slots__},
-            "termination": BoardTermination.TARGET_POINTS,
-            "winners": winners,
-        }
-    )
+    state = evolve(state, termination=BoardTermination.TARGET_POINTS, winners=winners)
     assert game.returns(state) == pytest.approx(expected)
     assert sum(game.returns(state)) == pytest.approx(0.0)
 

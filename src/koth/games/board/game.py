@@ -26,7 +26,7 @@ from koth.games.board.invariants import violations
 from koth.games.board.legal import STRIDE
 from koth.games.board.params import BoardParams
 from koth.games.board.rules import Rules
-from koth.games.board.state import BoardState, BoardTermination, Phase
+from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
 
 
 @register_game
@@ -143,7 +143,7 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
             if q != player and excluded[q] >= 0:
                 # any type this player has never recruited is consistent with the record
                 excluded[q] = rng.choice([t for t in range(3) if not state.used_types[q] >> t & 1])
-        return _replace(state, excluded=tuple(excluded))
+        return evolve(state, excluded=tuple(excluded))
 
     # -------------------------------------------------------------- notation
     def parse_action(self, text: str) -> Action:
@@ -286,9 +286,3 @@ def terrain_rows(state: BoardState) -> list[str]:
         )
         for r in range(4)
     ]
-
-
-def _replace(state: BoardState, **changes: Any) -> BoardState:
-    from dataclasses import replace
-
-    return replace(state, **changes)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError
+from typing import Final
 
 from koth.core.fastdata import fast_constructors
 from koth.games.board.actions import Ally
@@ -27,13 +29,51 @@ class BoardTermination(enum.Enum):
     ROUND_LIMIT_DRAW = "round_limit_draw"
 
 
-@dataclass(frozen=True, slots=True)
+class _Keep:
+    """The type of ``KEEP``: "this field as it was" in ``evolve``."""
+
+
+KEEP: Final = _Keep()
+
+
+#: BoardState's fields in declaration order (the order ``__init__`` takes them)
+FIELD_NAMES: Final = (
+    "phase",
+    "terrain",
+    "area_of",
+    "area_pos",
+    "order",
+    "units",
+    "hand",
+    "excluded",
+    "used_types",
+    "round",
+    "turn",
+    "dice",
+    "slots",
+    "declined",
+    "offer",
+    "points",
+    "countdown",
+    "termination",
+    "winners",
+)
+
+
 class BoardState:
     """Everything about one game, secrets (excluded unit types) included.
 
     ``units`` is flat: ``units[(player * 33 + loc) * 3 + unit_type]`` counts one player's
     units of one type at one location; ``hand[player * 3 + unit_type]`` the units in hand.
+
+    Immutable, compared and hashed by value like a frozen dataclass. It is a plain class
+    because the compiled build compiles it (docs/performance.md): mypyc makes it a native
+    class, whose ``__init__`` stores straight into the instance (a copy costs about 50 ns
+    instead of the 2.5 us of a compiled frozen dataclass), while any later assignment
+    still goes through ``__setattr__`` and is refused.
     """
+
+    __slots__ = FIELD_NAMES
 
     phase: Phase
     terrain: tuple[int, ...]  # per ring tile, -1 before it is drawn
@@ -52,12 +92,164 @@ class BoardState:
     offer: Ally | None  # the pending or accepted alliance
     points: tuple[int, ...]  # per seat: center turns scored
     countdown: int
-    termination: BoardTermination | None = None
-    winners: tuple[int, ...] = ()
+    termination: BoardTermination | None
+    winners: tuple[int, ...]
+
+    def __init__(
+        self,
+        phase: Phase,
+        terrain: tuple[int, ...],
+        area_of: tuple[int, ...],
+        area_pos: tuple[int, ...],
+        order: tuple[int, ...],
+        units: tuple[int, ...],
+        hand: tuple[int, ...],
+        excluded: tuple[int, ...],
+        used_types: tuple[int, ...],
+        round: int,
+        turn: int,
+        dice: tuple[tuple[int, ...], ...],
+        slots: int,
+        declined: int,
+        offer: Ally | None,
+        points: tuple[int, ...],
+        countdown: int,
+        termination: BoardTermination | None = None,
+        winners: tuple[int, ...] = (),
+    ) -> None:
+        self.phase = phase
+        self.terrain = terrain
+        self.area_of = area_of
+        self.area_pos = area_pos
+        self.order = order
+        self.units = units
+        self.hand = hand
+        self.excluded = excluded
+        self.used_types = used_types
+        self.round = round
+        self.turn = turn
+        self.dice = dice
+        self.slots = slots
+        self.declined = declined
+        self.offer = offer
+        self.points = points
+        self.countdown = countdown
+        self.termination = termination
+        self.winners = winners
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Interpreted, __init__'s stores come here too: each field may be set once.
+        if hasattr(self, name) or name not in FIELD_NAMES:
+            raise FrozenInstanceError(f"cannot assign to field {name!r} of a BoardState")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r} of a BoardState")
+
+    def fields(self) -> tuple[object, ...]:
+        """Every field's value, in declaration order."""
+        return (
+            self.phase,
+            self.terrain,
+            self.area_of,
+            self.area_pos,
+            self.order,
+            self.units,
+            self.hand,
+            self.excluded,
+            self.used_types,
+            self.round,
+            self.turn,
+            self.dice,
+            self.slots,
+            self.declined,
+            self.offer,
+            self.points,
+            self.countdown,
+            self.termination,
+            self.winners,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BoardState):
+            return NotImplemented
+        return self is other or self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={value!r}" for name, value in zip(FIELD_NAMES, self.fields(), strict=True)
+        )
+        return f"BoardState({shown})"
+
+    def __reduce__(self) -> tuple[type[BoardState], tuple[object, ...]]:
+        # pickling (worker processes, Ray) rebuilds through __init__
+        return (BoardState, self.fields())
 
     def active(self) -> int:
         return self.order[self.turn % len(self.order)]
 
 
-#: the hot paths' fast equivalents of ``BoardState(...)`` and ``dataclasses.replace``
-new_state, evolve = fast_constructors(BoardState)
+def evolve_compiled(
+    s: BoardState,
+    *,
+    phase: Phase | _Keep = KEEP,
+    terrain: tuple[int, ...] | _Keep = KEEP,
+    area_of: tuple[int, ...] | _Keep = KEEP,
+    area_pos: tuple[int, ...] | _Keep = KEEP,
+    order: tuple[int, ...] | _Keep = KEEP,
+    units: tuple[int, ...] | _Keep = KEEP,
+    hand: tuple[int, ...] | _Keep = KEEP,
+    excluded: tuple[int, ...] | _Keep = KEEP,
+    used_types: tuple[int, ...] | _Keep = KEEP,
+    round: int | _Keep = KEEP,
+    turn: int | _Keep = KEEP,
+    dice: tuple[tuple[int, ...], ...] | _Keep = KEEP,
+    slots: int | _Keep = KEEP,
+    declined: int | _Keep = KEEP,
+    offer: Ally | _Keep | None = KEEP,
+    points: tuple[int, ...] | _Keep = KEEP,
+    countdown: int | _Keep = KEEP,
+    termination: BoardTermination | _Keep | None = KEEP,
+    winners: tuple[int, ...] | _Keep = KEEP,
+) -> BoardState:
+    """``s`` with the given fields changed: the compiled build's ``evolve``."""
+    return BoardState(
+        s.phase if isinstance(phase, _Keep) else phase,
+        s.terrain if isinstance(terrain, _Keep) else terrain,
+        s.area_of if isinstance(area_of, _Keep) else area_of,
+        s.area_pos if isinstance(area_pos, _Keep) else area_pos,
+        s.order if isinstance(order, _Keep) else order,
+        s.units if isinstance(units, _Keep) else units,
+        s.hand if isinstance(hand, _Keep) else hand,
+        s.excluded if isinstance(excluded, _Keep) else excluded,
+        s.used_types if isinstance(used_types, _Keep) else used_types,
+        s.round if isinstance(round, _Keep) else round,
+        s.turn if isinstance(turn, _Keep) else turn,
+        s.dice if isinstance(dice, _Keep) else dice,
+        s.slots if isinstance(slots, _Keep) else slots,
+        s.declined if isinstance(declined, _Keep) else declined,
+        s.offer if isinstance(offer, _Keep) else offer,
+        s.points if isinstance(points, _Keep) else points,
+        s.countdown if isinstance(countdown, _Keep) else countdown,
+        s.termination if isinstance(termination, _Keep) else termination,
+        s.winners if isinstance(winners, _Keep) else winners,
+    )
+
+
+def _evolve_function() -> Callable[..., BoardState]:
+    """The fastest ``evolve`` of this build.
+
+    Compiled, ``evolve_compiled`` builds the native instance in C. Interpreted, that
+    would run ``__setattr__`` per field; the generated function that stores through
+    the slot descriptors instead is three times faster.
+    """
+    if not __file__.endswith(".py"):  # this module is compiled
+        return evolve_compiled
+    return fast_constructors(BoardState, FIELD_NAMES)[1]
+
+
+#: ``s`` with some fields changed (``dataclasses.replace`` for ``BoardState``)
+evolve: Final = _evolve_function()

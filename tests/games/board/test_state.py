@@ -1,0 +1,81 @@
+"""BoardState behaves as an immutable value in both builds: refused assignment, equality
+and hashing by value, pickling, and the two ``evolve`` functions agree."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from koth.core.chance import random_game
+from koth.games.board import BoardGame
+from koth.games.board.state import FIELD_NAMES, BoardState, Phase, evolve, evolve_compiled
+
+
+def some_states() -> list[BoardState]:
+    game = BoardGame()
+    return [random_game(game, seed, max_moves=moves).data for seed, moves in ((1, 0), (2, 300))]
+
+
+@pytest.mark.parametrize("name", ["phase", "units", "winners"])
+def test_a_field_cannot_be_assigned_or_deleted(name: str) -> None:
+    state = some_states()[1]
+    before = getattr(state, name)
+    with pytest.raises(FrozenInstanceError, match=name):
+        setattr(state, name, before)
+    with pytest.raises(FrozenInstanceError, match=name):
+        delattr(state, name)
+    assert getattr(state, name) == before
+
+
+def test_no_new_attribute_can_be_added() -> None:
+    with pytest.raises((FrozenInstanceError, AttributeError)):
+        some_states()[0].colour = "red"
+
+
+def test_states_are_equal_and_hash_alike_by_value() -> None:
+    first, second = some_states()
+    rebuilt = BoardState(*(getattr(second, name) for name in FIELD_NAMES))
+    assert rebuilt == second and rebuilt is not second and hash(rebuilt) == hash(second)
+    assert first != second and second != second.fields()
+    assert len({first, second, rebuilt}) == 2
+
+
+def test_pickling_and_copying_give_equal_states() -> None:
+    for state in some_states():
+        assert pickle.loads(pickle.dumps(state)) == state
+        assert copy.deepcopy(state) == state and copy.copy(state) == state
+
+
+def test_repr_names_every_field() -> None:
+    text = repr(some_states()[0])
+    assert text.startswith("BoardState(phase=")
+    assert all(f"{name}=" in text for name in FIELD_NAMES)
+
+
+def test_both_evolve_functions_change_exactly_the_fields_named() -> None:
+    rng = random.Random(7)
+    for state in some_states():
+        for _ in range(20):
+            donor = some_states()[rng.randrange(2)]
+            names = rng.sample(FIELD_NAMES, rng.randint(0, 4))
+            changes = {name: getattr(donor, name) for name in names}
+            expected = BoardState(
+                *(changes.get(name, getattr(state, name)) for name in FIELD_NAMES)
+            )
+            assert evolve(state, **changes) == expected
+            assert evolve_compiled(state, **changes) == expected
+        assert evolve(state) == state and evolve(state) is not state
+        assert evolve(state, offer=None).offer is None
+
+
+def test_evolve_refuses_a_field_the_state_does_not_have() -> None:
+    state = some_states()[0]
+    with pytest.raises(TypeError):
+        evolve(state, colour="red")
+    with pytest.raises(TypeError):
+        evolve_compiled(state, colour="red")  # type: ignore[call-arg]
+    assert evolve(state, phase=Phase.OVER).phase is Phase.OVER and state.phase is Phase.TERRAIN
