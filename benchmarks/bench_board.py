@@ -37,7 +37,7 @@ from playouts import Step, engine_playout
 
 def gamestate_playout(game: BoardGame, seed: int) -> int:
     """One seeded random game through the checked GameState API; returns its steps."""
-    return len(random_game(game, seed).history)
+    return random_game(game, seed).num_moves
 
 
 def measure(

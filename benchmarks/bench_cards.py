@@ -25,7 +25,7 @@ from playouts import engine_playout
 
 
 def gamestate_playout(game: CardsGame, seed: int) -> int:
-    return len(random_game(game, seed).history)
+    return random_game(game, seed).num_moves
 
 
 def measure(

@@ -84,7 +84,7 @@ def replay_command(
                     "ok": True,
                     "game": state.game.name,
                     "params": state.game.params.to_json(),
-                    "moves": len(state.history),
+                    "moves": state.num_moves,
                     "terminal": state.is_terminal(),
                     "outcome": outcome.to_json() if outcome else None,
                     "returns": list(state.returns()),
@@ -95,7 +95,7 @@ def replay_command(
         return
     console.print(
         f"[bold]{state.game.name}[/] ({state.game.describe_params()}): "
-        f"{len(state.history)} moves replayed",
+        f"{state.num_moves} moves replayed",
         highlight=False,
     )
     # A record holds every secret already, so the replay shows the table as a spectator

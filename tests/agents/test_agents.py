@@ -33,7 +33,7 @@ def decide(spec: str, state: GameState[Any, Any], player: int, seed: int) -> tup
     agent = make_agent(spec)
     agent.reset(state.game, player, seed)
     info = InformationSet.of(state, player)
-    context = DecisionContext(info, len(state.history), state.is_simultaneous_node())
+    context = DecisionContext(info, state.num_moves, state.is_simultaneous_node())
     action = agent.act(info.view, info.legal_actions, context)
     stats = agent.last_root.summary() if isinstance(agent, SearchAgent) and agent.last_root else {}
     return action, stats

@@ -39,7 +39,7 @@ def _decide(spec: str, state: GameState[Any, Any], seed: int) -> tuple[Any, int]
     player = state.acting_players()[0]
     agent.reset(state.game, player, seed)
     info = InformationSet.of(state, player)
-    context = DecisionContext(info, len(state.history), state.is_simultaneous_node())
+    context = DecisionContext(info, state.num_moves, state.is_simultaneous_node())
     action = agent.act(info.view, info.legal_actions, context)
     assert isinstance(agent, SearchAgent)
     return action, agent.last_iterations

@@ -21,7 +21,7 @@ from koth.core.errors import (
 from koth.core.players import CHANCE, SIMULTANEOUS, TERMINAL, NodeKind
 from koth.core.record import GameRecord, replay
 from koth.core.registry import game_names, load_game
-from koth.core.state import GameState
+from koth.core.state import GameState, Move
 from tests.core.toy_game import Choice, Deal, DuelState, SecretDuel, Stake
 
 
@@ -65,7 +65,7 @@ def test_node_kinds_follow_openspiel_player_ids() -> None:
 
 def test_rejections_are_typed_and_change_nothing() -> None:
     state = dealt()
-    before = (state.data, len(state.history))
+    before = (state.data, state.num_moves)
     with pytest.raises(NotYourTurnError, match="player 1 tried stake 1 but player 0 to move"):
         state.apply_action("stake 1", player=1)
     with pytest.raises(InvalidActionError, match="'stake nine' is not a toy_duel action"):
@@ -74,7 +74,7 @@ def test_rejections_are_typed_and_change_nothing() -> None:
         state.apply_action(Deal(2))
     with pytest.raises(InvalidActionError):
         state.apply_action(object())
-    assert (state.data, len(state.history)) == before
+    assert (state.data, state.num_moves) == before
 
 
 @pytest.mark.parametrize("listed_first", [False, True])
@@ -87,12 +87,12 @@ def test_checks_are_the_same_whether_or_not_the_legal_actions_were_listed(
     if listed_first:
         assert state.legal_actions() is state.legal_actions(0)
         assert list(state.legal_actions(1)) == []
-    before = (state.data, len(state.history))
+    before = (state.data, state.num_moves)
     with pytest.raises(IllegalActionError, match="illegal action 'deal 2' by player 0"):
         state.apply_action(Deal(2))
     with pytest.raises(NotYourTurnError, match="player 1 tried stake 1"):
         state.apply_action(Stake(1), player=1)
-    assert (state.data, len(state.history)) == before
+    assert (state.data, state.num_moves) == before
     copy = state.clone()
     assert copy.apply_action(Stake(1)) == Stake(1)  # an equal value, not the offered one
     assert state.apply_action(state.legal_actions()[0]) is state.history[-1].actions[0][1]
@@ -106,7 +106,7 @@ def test_a_chance_node_accepts_its_outcomes_and_nothing_else() -> None:
         state.apply_action(Stake(1))
     with pytest.raises(NotYourTurnError):
         state.apply_action(offered, player=0)
-    assert len(state.history) == 0
+    assert state.num_moves == 0
     assert state.apply_action(offered) is offered
     assert state.apply_action(Deal(offered.card % 4 + 1)) == Deal(offered.card % 4 + 1)
 
@@ -135,7 +135,23 @@ def test_clone_is_independent() -> None:
     copy = state.clone()
     copy.apply_action(Stake(2))
     assert state.data.stake is None and copy.data.stake == 2
-    assert len(state.history) == 2 and len(copy.history) == 3
+    assert state.num_moves == 2 and len(copy.history) == 3
+
+
+def test_history_lists_chance_single_and_joint_moves_in_order() -> None:
+    state = dealt((3, 1))
+    state.apply_action(Stake(1))
+    state.apply_actions({0: "stay", 1: "fold"})
+    history = state.history
+    assert state.num_moves == len(history) == 4
+    assert state.movers == (CHANCE, CHANCE, 0, SIMULTANEOUS)
+    assert [move.simultaneous for move in history] == [False, False, False, True]
+    assert history[2] == Move(((0, Stake(1)),))
+    assert history[3] == Move(((0, Choice(True)), (1, Choice(False))), simultaneous=True)
+    rebuilt = GameState(state.game, state.data, history)
+    assert rebuilt.history == history and rebuilt.movers == state.movers
+    copy = state.clone()
+    assert copy.history == history and copy.movers == state.movers
 
 
 def test_view_hides_the_opponents_card_until_the_showdown() -> None:

@@ -111,7 +111,7 @@ def play_match(
         agents=[agent.name for agent in agents],
         returns=state.returns(),
         outcome=state.outcome(),
-        moves=len(state.history),
+        moves=state.num_moves,
         decisions=decisions,
         truncated=truncated,
         final_state=state,

@@ -93,7 +93,8 @@ def make_policy(
     def policy(state: GameState[Any, Any], seat: PlayerId, rng: random.Random) -> Any:
         agent = agent_for(seat, rng)
         info = InformationSet.of(state, seat)
-        decisions = sum(1 for move in state.history if move.actions[0][0] != CHANCE)
+        movers = state.movers
+        decisions = len(movers) - movers.count(CHANCE)
         context = DecisionContext(info, decisions, state.is_simultaneous_node())
         action = agent.act(info.view, info.legal_actions, context)
         if not is_offered(action, info.legal_actions):

@@ -46,7 +46,7 @@ class PlayoutReport:
 
 
 def _fail(state: GameState[Any, Any], seed: int, what: str) -> ConformanceError:
-    return ConformanceError(f"{state.game.name} seed {seed}, move {len(state.history)}: {what}")
+    return ConformanceError(f"{state.game.name} seed {seed}, move {state.num_moves}: {what}")
 
 
 def check_node(
@@ -109,7 +109,7 @@ def _check_rejections(
     state: GameState[Any, Any], player: int, legal_ids: set[int], rng: random.Random, seed: int
 ) -> None:
     game = state.game
-    before = (state.data, len(state.history))
+    before = (state.data, state.num_moves)
     illegal_ids = [
         i
         for i in rng.sample(range(game.num_distinct_actions()), min(8, game.num_distinct_actions()))
@@ -127,7 +127,7 @@ def _check_rejections(
                 raise _fail(state, seed, "an IllegalActionError without a message") from exc
         else:
             raise _fail(state, seed, f"illegal action {action} by {player} was accepted")
-        if (state.data, len(state.history)) != before:
+        if (state.data, state.num_moves) != before:
             raise _fail(state, seed, "a rejected action changed the state")
     try:
         state.check_action("\x00 not an action \x00", player)
@@ -137,7 +137,7 @@ def _check_rejections(
         raise _fail(state, seed, f"malformed notation raised {type(exc).__name__}") from exc
     else:
         raise _fail(state, seed, "malformed notation was accepted")
-    if (state.data, len(state.history)) != before:
+    if (state.data, state.num_moves) != before:
         raise _fail(state, seed, "a rejected action changed the state")
     stranger = next(
         (p for p in range(state.game.num_players) if p not in state.acting_players()), None
@@ -162,7 +162,7 @@ def _check_copies(state: GameState[Any, Any], seed: int) -> None:
     if game.state_from_json(json.loads(text)) != state.data:
         raise _fail(state, seed, "state JSON does not round-trip")
     restored = GameState.from_json(json.loads(json.dumps(state.to_json())), game)
-    if restored != state or len(restored.history) != len(state.history):
+    if restored != state or restored.num_moves != state.num_moves:
         raise _fail(state, seed, "GameState.to_json/from_json does not round-trip")
     copy = state.clone()
     if copy != state:

@@ -20,7 +20,7 @@ from koth.core.errors import (
     NotYourTurnError,
 )
 from koth.core.outcome import Outcome
-from koth.core.players import CHANCE, NodeKind, PlayerId, ToMove
+from koth.core.players import CHANCE, SIMULTANEOUS, NodeKind, PlayerId, ToMove
 
 if TYPE_CHECKING:
     from koth.core.game import Game
@@ -80,12 +80,13 @@ class GameState(Generic[S, A]):
     """A game in progress: the rules state, its history, and the checked API."""
 
     __slots__ = (
+        "_actions",
         "_chance",
         "_data",
-        "_history",
         "_legal_cache",
         "_legal_sets",
         "_mover_legal",
+        "_movers",
         "_to_move",
         "game",
     )
@@ -93,7 +94,20 @@ class GameState(Generic[S, A]):
     def __init__(self, game: Game[S, A, Any], data: S, history: Sequence[Move[A]] = ()) -> None:
         self.game = game
         self._data = data
-        self._history: list[Move[A]] = list(history)
+        # The history as two parallel lists, one entry per move: the player and the
+        # action of a single move, or SIMULTANEOUS and the Move of a joint one. A step
+        # of a playout then appends an int and an object that exists already, and
+        # allocates nothing that the garbage collector would have to visit; the Move
+        # values are built when ``history`` is read.
+        self._movers: list[PlayerId] = []
+        self._actions: list[Any] = []
+        for move in history:
+            if not move.simultaneous and len(move.actions) == 1:
+                self._movers.append(move.actions[0][0])
+                self._actions.append(move.actions[0][1])
+            else:
+                self._movers.append(SIMULTANEOUS)
+                self._actions.append(move)
         self._to_move: ToMove | None = None
         # The legal actions of the single player to move, apart from the per-player
         # cache (simultaneous nodes, other players): a random playout's every decision
@@ -111,7 +125,23 @@ class GameState(Generic[S, A]):
 
     @property
     def history(self) -> tuple[Move[A], ...]:
-        return tuple(self._history)
+        """Every move so far, in order (built afresh at each read: ``num_moves`` is
+        the cheap way to count them)."""
+        return tuple(
+            action if player == SIMULTANEOUS else _single_move(player, action)
+            for player, action in zip(self._movers, self._actions, strict=True)
+        )
+
+    @property
+    def movers(self) -> tuple[PlayerId, ...]:
+        """Who made each move so far: a player, CHANCE, or SIMULTANEOUS for a joint
+        move (cheaper than ``history`` when only that is wanted)."""
+        return tuple(self._movers)
+
+    @property
+    def num_moves(self) -> int:
+        """How many moves (chance outcomes, single and joint actions) were applied."""
+        return len(self._movers)
 
     def to_move(self) -> ToMove:
         to_move = self._to_move
@@ -250,7 +280,7 @@ class GameState(Generic[S, A]):
                 f"not apply_action ({action!s})"
             )
         parsed: A = action
-        self._advance(self.game.apply(self._data, mover, parsed), _single_move(mover, parsed))
+        self._advance(self.game.apply(self._data, mover, parsed), mover, parsed)
         return parsed
 
     def apply_actions(self, actions: Mapping[PlayerId, A | str]) -> dict[PlayerId, A]:
@@ -300,7 +330,7 @@ class GameState(Generic[S, A]):
         move: Move[A] = _new_object(Move)  # Move(tuple(parsed.items()), simultaneous=True)
         _set_move_actions(move, tuple(parsed.items()))
         _set_move_simultaneous(move, True)
-        self._advance(self.game.apply_joint(self._data, parsed), move)
+        self._advance(self.game.apply_joint(self._data, parsed), SIMULTANEOUS, move)
         return parsed
 
     def apply_move(self, move: Move[A]) -> None:
@@ -329,7 +359,9 @@ class GameState(Generic[S, A]):
     # ------------------------------------------------------------ copying
     def clone(self) -> GameState[S, A]:
         """An independent copy (cheap: the rules state is immutable)."""
-        copy = GameState(self.game, self._data, self._history)
+        copy = GameState(self.game, self._data)
+        copy._movers = self._movers.copy()
+        copy._actions = self._actions.copy()
         copy._to_move = self._to_move
         copy._mover_legal = self._mover_legal
         copy._legal_cache = self._legal_cache
@@ -443,13 +475,15 @@ class GameState(Generic[S, A]):
         rule_text = f" (rule {rule})" if rule else ""
         raise IllegalActionError(
             f"illegal action '{self.game.action_to_str(action)}' by {who}: {reason}{rule_text}; "
-            f"at move {len(self._history)}, {describe_to_move(self.to_move())}",
+            f"at move {len(self._movers)}, {describe_to_move(self.to_move())}",
             rule=rule,
         )
 
-    def _advance(self, data: S, move: Move[A]) -> None:
+    def _advance(self, data: S, player: PlayerId, action: A | Move[A]) -> None:
+        """Enter ``data``, reached by ``player``'s ``action`` (SIMULTANEOUS: a joint Move)."""
         self._data = data
-        self._history.append(move)
+        self._movers.append(player)
+        self._actions.append(action)
         self._to_move = None
         self._mover_legal = None
         self._legal_cache = {}
@@ -466,7 +500,7 @@ class GameState(Generic[S, A]):
 
     def __repr__(self) -> str:
         where = describe_to_move(self.to_move())
-        return f"<GameState {self.game.name} move {len(self._history)}: {where}>"
+        return f"<GameState {self.game.name} move {len(self._movers)}: {where}>"
 
 
 def view(state: GameState[Any, Any], player: PlayerId | None) -> dict[str, Any]:

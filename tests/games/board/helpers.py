@@ -78,10 +78,13 @@ def legal(game: BoardGame, state: BoardState, player: int = 0) -> set[str]:
 
 
 def play(game: BoardGame, state: BoardState, *texts: str) -> BoardState:
-    """Apply actions by notation through the checked GameState API."""
+    """Apply actions by notation through the checked GameState API; every state reached
+    must keep the invariants (unit counts, and the occupancy masks the rules update
+    bit by bit)."""
     gs = GameState(game, state)
     for text in texts:
         gs.apply_action(text)
+        assert game.invariant_violations(gs.data) == [], text
     return gs.data  # type: ignore[no-any-return]
 
 

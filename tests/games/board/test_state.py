@@ -12,7 +12,15 @@ import pytest
 
 from koth.core.chance import random_game
 from koth.games.board import BoardGame
-from koth.games.board.state import FIELD_NAMES, BoardState, Phase, evolve, evolve_compiled
+from koth.games.board.state import (
+    FIELD_NAMES,
+    BoardState,
+    Phase,
+    evolve,
+    evolve_compiled,
+    occupancy_masks,
+)
+from tests.games.board.helpers import loc, make_state, play
 
 
 def some_states() -> list[BoardState]:
@@ -79,3 +87,23 @@ def test_evolve_refuses_a_field_the_state_does_not_have() -> None:
     with pytest.raises(TypeError):
         evolve_compiled(state, colour="red")  # type: ignore[call-arg]
     assert evolve(state, phase=Phase.OVER).phase is Phase.OVER and state.phase is Phase.TERRAIN
+
+
+def test_occupancy_masks_are_derived_from_the_unit_counts() -> None:
+    game = BoardGame(num_players=2)
+    state = make_state(game, units={(0, "2.1"): "R1F2", (0, "A1"): "B1", (1, "C"): "R1"})
+    assert state.occupied == occupancy_masks(state.units)
+    assert state.occupied == (1 << loc("2.1"), 1 << loc("2.1"), 1 << loc("A1"), 1 << loc("C"), 0, 0)
+    given = BoardState(*(getattr(state, name) for name in FIELD_NAMES[:-1]))
+    assert given.occupied == state.occupied  # computed when a state is built without them
+
+
+@pytest.mark.parametrize(
+    ("turn", "before", "after"), [("right", "3.6", "3.0"), ("left", "3.0", "3.6")]
+)
+def test_occupancy_masks_wrap_around_when_a_ring_turns(turn: str, before: str, after: str) -> None:
+    game = BoardGame(num_players=2)
+    state = make_state(game, units={(0, before): "R1", (1, "3.3"): "R1"}, dice={0: (5,)})
+    turned = play(game, state, f"turn ring3 {turn}")
+    assert turned.occupied[0] == 1 << loc(after)
+    assert turned.occupied[3] == 1 << loc("3.4" if turn == "right" else "3.2")

@@ -38,8 +38,15 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
 
     def __init__(self, params: Mapping[str, Any] | BoardParams | None = None, **overrides: Any):
         super().__init__(params, **overrides)
-        self.rules = Rules(self.params)
+        self.rules = rules = Rules(self.params)
         self._num_actions = act.num_actions(self.params.num_players)
+        # Every step of a playout or search calls these; the rules' own bound methods
+        # answer them without the forwarding frames of the methods below (which stay
+        # as the documented, typed interface).
+        self.to_move = rules.to_move  # type: ignore[method-assign, assignment]
+        self.chance_outcomes = rules.chance_outcomes  # type: ignore[method-assign, assignment]
+        self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
+        self.apply = rules.apply  # type: ignore[method-assign, assignment]
 
     @property
     def num_players(self) -> int:

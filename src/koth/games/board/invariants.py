@@ -15,7 +15,7 @@ from koth.games.board.board import (
     UNIT_NAMES,
     UNITS_PER_PLAYER,
 )
-from koth.games.board.state import BoardState
+from koth.games.board.state import BoardState, occupancy_masks
 
 if TYPE_CHECKING:
     from koth.games.board.rules import Rules
@@ -29,6 +29,8 @@ def violations(rules: Rules, s: BoardState) -> list[str]:
     found: list[str] = []
     if min(units, default=0) < 0 or min(hand, default=0) < 0:
         found.append("a negative unit count")
+    if s.occupied != occupancy_masks(units):
+        found.append(f"the occupancy masks {s.occupied} do not match the unit counts")
     for p in range(n):
         for t in range(3):
             in_play = sum(units[p * STRIDE + loc * 3 + t] for loc in range(NUM_LOCS))

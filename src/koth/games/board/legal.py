@@ -75,9 +75,6 @@ RECRUITS: Final[tuple[tuple[Action, Action], ...]] = tuple(
 # ---- location sets as bit masks (bit ``loc`` set), for the movement search
 #: ring tiles and the center: the locations a search passes through
 PLAYFIELD: Final = (1 << (CENTER + 1)) - 1
-#: ``NZ01[b]`` is ASCII "0" for b == 0 and "1" otherwise: ``bytes.translate`` with it
-#: turns a byte string of counts into the binary digits of an occupancy mask
-NZ01: Final = bytes([48] + [49] * 255)
 #: per byte of a location mask (bits 8k..8k+7): the static neighbours of those
 #: locations, and the locations themselves in increasing order
 _NEIGHBOUR_MASKS: Final = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
@@ -303,8 +300,6 @@ class LegalActions:
     #: (terrain, terrain_masks(terrain)) of the last terrain met, read and written as one
     #: tuple so that sharing the rules between threads stays safe
     _last_terrain: tuple[tuple[int, ...] | None, _TerrainMasks] = (None, (0,) * 7)
-    #: (units, occupancy(units)) of the last units met, likewise
-    _last_units: tuple[tuple[int, ...] | None, tuple[tuple[int, int, int], ...]] = (None, ())
     #: (area_pos, _attached(area_pos)) of the last placement of the areas met, likewise
     _last_attached: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
 
@@ -405,18 +400,19 @@ class LegalActions:
         own_area = CENTER + s.area_of[p]
         area_pos = s.area_pos
         attached = self._attached(area_pos)
-        occupancy = self.occupancy(units)
+        occupied = s.occupied
         searched = bool(pays) and not nothing_in_play  # occupancy masks combined below
         if searched:
             # Occupancy masks (bit ``loc``): own and enemy units of each type.
-            own_r, own_f, own_b = occupancy[p]
+            own_r = occupied[hp]
+            own_f = occupied[hp + 1]
+            own_b = occupied[hp + 2]
             enemy_r = enemy_f = enemy_b = 0
             for q in range(n):
                 if q != p:
-                    their_r, their_f, their_b = occupancy[q]
-                    enemy_r |= their_r
-                    enemy_f |= their_f
-                    enemy_b |= their_b
+                    enemy_r |= occupied[q * 3]
+                    enemy_f |= occupied[q * 3 + 1]
+                    enemy_b |= occupied[q * 3 + 2]
             # own stacks at their limit
             full = 0
             for loc in locs_of(own_r | own_f | own_b):
@@ -437,8 +433,8 @@ class LegalActions:
             pay_set = 0  # the payments as a bit set, for the memo of move lists
             for pay in pays:
                 pay_set |= 1 << pay
-            for t, occupied in ((0, own_r), (1, own_f), (2, own_b)):
-                if not occupied:
+            for t, positions in ((0, own_r), (1, own_f), (2, own_b)):
+                if not positions:
                     continue
                 reach = ranges[t]
                 if t == RUNNER:
@@ -451,7 +447,7 @@ class LegalActions:
                         target_ok &= ~enemy_f
                 # tiles whose blocking matters: those a search may pass, reach - 1 away
                 balls = _BALLS[reach - 1]
-                for src in locs_of(occupied):
+                for src in locs_of(positions):
                     if src > CENTER:  # an area: its one neighbour is the tile it touches
                         visited = 1 << src
                         pos = area_pos[src - CENTER - 1]
@@ -502,11 +498,7 @@ class LegalActions:
         if n_turn:
             actions += RING_TURNS
             actions += [AREA_MOVES[i] for i in range(RING_SIZE) if attached[i] < 0]
-            fighters = blockers = 0
-            for _, their_f, their_b in occupancy:
-                fighters |= their_f
-                blockers |= their_b
-            actions += self._swaps_of(s.terrain, fighters, blockers)
+            actions += self._swaps(s)
 
         # ---- end of turn (B7)
         actions.extend(self._ends(s, n_recruit, n_move, n_turn))
@@ -588,30 +580,13 @@ class LegalActions:
         return masks
 
     def _swaps(self, s: BoardState) -> list[Action]:
+        """B14: the terrain swaps allowed in ``s``."""
+        occupied = s.occupied
         fighters = blockers = 0
-        for _, their_f, their_b in self.occupancy(s.units):
-            fighters |= their_f
-            blockers |= their_b
+        for k in range(0, len(occupied), 3):
+            fighters |= occupied[k + 1]
+            blockers |= occupied[k + 2]
         return self._swaps_of(s.terrain, fighters, blockers)
-
-    def occupancy(self, units: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-        """Per player: the masks of the locations holding its runners, fighters and
-        blockers. Remembered for the last ``units`` met (kept by many transitions)."""
-        last, masks = self._last_units
-        if last is units:
-            return masks
-        # one ASCII "0"/"1" per entry of units: whether it counts any unit
-        digits = bytes(units).translate(NZ01)
-        masks = tuple(
-            (
-                int(digits[qb : qb + STRIDE : 3][::-1], 2),
-                int(digits[qb + 1 : qb + STRIDE : 3][::-1], 2),
-                int(digits[qb + 2 : qb + STRIDE : 3][::-1], 2),
-            )
-            for qb in range(0, len(units), STRIDE)
-        )
-        self._last_units = (units, masks)
-        return masks
 
     def _swaps_of(self, terrain: tuple[int, ...], fighters: int, blockers: int) -> list[Action]:
         """B14: the terrain swaps allowed when ``fighters`` and ``blockers`` (location

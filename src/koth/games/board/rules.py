@@ -195,12 +195,13 @@ class Rules(LegalActions):
     def _apply_turn(self, s: BoardState, p: int, action: Action) -> BoardState:
         dice = s.dice
         if isinstance(action, Move):
-            units, hand = self._move(s, p, action.unit, action.src, action.dst)
+            units, hand, occupied = self._move(s, p, action.unit, action.src, action.dst)
             return self._after_action(
                 evolve(
                     s,
                     units=units,
                     hand=hand,
+                    occupied=occupied,
                     slots=s.slots + 1,
                     dice=_set(dice, p, pay(dice[p], action.pay)),
                 )
@@ -220,7 +221,10 @@ class Rules(LegalActions):
             new_hand = list(s.hand)
             new_hand[p * 3 + action.unit] -= 1
             new_units = list(s.units)
-            new_units[p * STRIDE + (CENTER + s.area_of[p]) * 3 + action.unit] += 1
+            area = CENTER + s.area_of[p]
+            new_units[p * STRIDE + area * 3 + action.unit] += 1
+            new_occupied = list(s.occupied)
+            new_occupied[p * 3 + action.unit] |= 1 << area
             used = (*s.used_types[:p], s.used_types[p] | 1 << action.unit, *s.used_types[p + 1 :])
             pool = without_die(dice[p], MOVE_DIE if action.by_move else RECRUIT_DIE)
             return self._after_action(
@@ -228,6 +232,7 @@ class Rules(LegalActions):
                     s,
                     units=tuple(new_units),
                     hand=tuple(new_hand),
+                    occupied=tuple(new_occupied),
                     used_types=used,
                     slots=s.slots + 1,
                     dice=_set(dice, p, pool),
@@ -235,9 +240,16 @@ class Rules(LegalActions):
             )
         if isinstance(action, Attack):
             pool = pay(pay(dice[p], action.pays[0]), action.pays[1])
-            units, hand = self._assault(s, p, action)
+            units, hand, occupied = self._assault(s, p, action)
             return self._after_action(
-                evolve(s, units=units, hand=hand, slots=2, dice=_set(dice, p, pool))
+                evolve(
+                    s,
+                    units=units,
+                    hand=hand,
+                    occupied=occupied,
+                    slots=2,
+                    dice=_set(dice, p, pool),
+                )
             )
         if isinstance(action, Ally):
             return evolve(s, phase=Phase.ANSWER, offer=action)
@@ -260,6 +272,7 @@ class Rules(LegalActions):
         terrain = list(s.terrain)
         old_terrain = s.terrain[start : start + RING_SIZE]
         units = list(s.units)
+        occupied = [_rotate_ring(mask, start, right) for mask in s.occupied]
         for i in range(RING_SIZE):
             j = (i + shift) % RING_SIZE
             terrain[start + j] = old_terrain[i]
@@ -269,9 +282,11 @@ class Rules(LegalActions):
             for i in range(RING_SIZE):
                 j = (i + shift) % RING_SIZE
                 units[lo + j * 3 : lo + j * 3 + 3] = old[i * 3 : i * 3 + 3]
-        return evolve(s, terrain=tuple(terrain), units=tuple(units))
+        return evolve(s, terrain=tuple(terrain), units=tuple(units), occupied=tuple(occupied))
 
-    def _kill_runners(self, units: list[int], hand: list[int], p: int, loc: int) -> None:
+    def _kill_runners(
+        self, units: list[int], hand: list[int], occupied: list[int], p: int, loc: int
+    ) -> None:
         """A fighter of ``p`` entered ``loc``: every enemy runner there dies (B11)."""
         for q in range(self.n):
             if q != p:
@@ -279,13 +294,19 @@ class Rules(LegalActions):
                 if units[k]:
                     hand[q * 3] += units[k]
                     units[k] = 0
+                    occupied[q * 3] &= ~(1 << loc)
 
     def _move(
         self, s: BoardState, p: int, t: int, src: int, dst: int
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """(units, hand, occupied) after ``p`` moved a unit of type ``t``."""
         units = list(s.units)
         hand = list(s.hand)
-        units[p * STRIDE + src * 3 + t] -= 1
+        occupied = list(s.occupied)
+        k = p * STRIDE + src * 3 + t
+        units[k] -= 1
+        if not units[k]:
+            occupied[p * 3 + t] &= ~(1 << src)
         n = self.n
         if t == FIGHTER:
             for q in range(n):
@@ -293,16 +314,21 @@ class Rules(LegalActions):
                 if q != p and units[k]:
                     # B11: the attacker and one enemy fighter die
                     units[k] -= 1
+                    if not units[k]:
+                        occupied[q * 3 + 1] &= ~(1 << dst)
                     hand[q * 3 + 1] += 1
                     hand[p * 3 + 1] += 1
-                    return tuple(units), tuple(hand)
-            self._kill_runners(units, hand, p, dst)
+                    return tuple(units), tuple(hand), tuple(occupied)
+            self._kill_runners(units, hand, occupied, p, dst)
         elif t == BLOCKER:
-            self._push(units, hand, p, src, dst)
+            self._push(units, hand, occupied, p, src, dst)
         units[p * STRIDE + dst * 3 + t] += 1
-        return tuple(units), tuple(hand)
+        occupied[p * 3 + t] |= 1 << dst
+        return tuple(units), tuple(hand), tuple(occupied)
 
-    def _push(self, units: list[int], hand: list[int], p: int, src: int, dst: int) -> None:
+    def _push(
+        self, units: list[int], hand: list[int], occupied: list[int], p: int, src: int, dst: int
+    ) -> None:
         """B12: enemy runners on ``dst`` go one ring outward (from ring 1 or the center:
         to the blocker's origin); one that finds no room (or an area) there dies."""
         target = OUTWARD[dst]
@@ -314,6 +340,7 @@ class Rules(LegalActions):
                 continue
             pushed = units[k]
             units[k] = 0
+            occupied[q * 3] &= ~(1 << dst)
             t = q * STRIDE + target * 3
             for _ in range(pushed):
                 if (
@@ -321,11 +348,18 @@ class Rules(LegalActions):
                     and units[t] + units[t + 1] + units[t + 2] < STACK_LIMIT[target]
                 ):
                     units[t] += 1
+                    occupied[q * 3] |= 1 << target
                 else:
                     hand[q * 3] += 1
 
     def _enter_after_fight(
-        self, units: list[int], hand: list[int], q: int, origin: int, target: int
+        self,
+        units: list[int],
+        hand: list[int],
+        occupied: list[int],
+        q: int,
+        origin: int,
+        target: int,
     ) -> None:
         """A surviving fighter of ``q`` moves onto ``target`` if nothing forbids it."""
         n = self.n
@@ -336,28 +370,34 @@ class Rules(LegalActions):
         k = q * STRIDE + target * 3
         if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[target]:
             return
-        units[q * STRIDE + origin * 3 + 1] -= 1
-        self._kill_runners(units, hand, q, target)
+        _remove_fighter(units, occupied, q, origin)
+        self._kill_runners(units, hand, occupied, q, target)
         units[k + 1] += 1
+        occupied[q * 3 + 1] |= 1 << target
 
-    def _kill_blocker(self, units: list[int], hand: list[int], p: int, target: int) -> None:
+    def _kill_blocker(
+        self, units: list[int], hand: list[int], occupied: list[int], p: int, target: int
+    ) -> None:
         for q in range(self.n):
             k = q * STRIDE + target * 3 + 2
             if q != p and units[k]:
                 units[k] -= 1
+                if not units[k]:
+                    occupied[q * 3 + 2] &= ~(1 << target)
                 hand[q * 3 + 2] += 1
                 return
 
     def _assault(
         self, s: BoardState, p: int, action: Attack
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         units = list(s.units)
         hand = list(s.hand)
-        units[p * STRIDE + action.lose * 3 + 1] -= 1
+        occupied = list(s.occupied)
+        _remove_fighter(units, occupied, p, action.lose)
         hand[p * 3 + 1] += 1
-        self._kill_blocker(units, hand, p, action.target)
-        self._enter_after_fight(units, hand, p, action.keep, action.target)
-        return tuple(units), tuple(hand)
+        self._kill_blocker(units, hand, occupied, p, action.target)
+        self._enter_after_fight(units, hand, occupied, p, action.keep, action.target)
+        return tuple(units), tuple(hand), tuple(occupied)
 
     def _answer(self, s: BoardState, offer: Ally, accept: bool) -> BoardState:
         active = s.active()
@@ -365,11 +405,14 @@ class Rules(LegalActions):
             return evolve(s, phase=Phase.TURN, offer=None, declined=s.declined | 1 << offer.helper)
         units = list(s.units)
         hand = list(s.hand)
+        occupied = list(s.occupied)
         # the blocker's owner is neither of the allies (B13)
         for q in range(self.n):
             k = q * STRIDE + offer.target * 3 + 2
             if q not in (active, offer.helper) and units[k]:
                 units[k] -= 1
+                if not units[k]:
+                    occupied[q * 3 + 2] &= ~(1 << offer.target)
                 hand[q * 3 + 2] += 1
                 break
         return evolve(
@@ -377,6 +420,7 @@ class Rules(LegalActions):
             phase=Phase.ALLY_DIE,
             units=tuple(units),
             hand=tuple(hand),
+            occupied=tuple(occupied),
             slots=s.slots + 1,
             dice=_set(s.dice, active, pay(s.dice[active], offer.pay)),
         )
@@ -385,6 +429,7 @@ class Rules(LegalActions):
         active = s.active()
         units = list(s.units)
         hand = list(s.hand)
+        occupied = list(s.occupied)
         if face <= 3:
             dead, dead_at, survivor, survivor_at = (
                 active,
@@ -399,10 +444,17 @@ class Rules(LegalActions):
                 active,
                 offer.own,
             )
-        units[dead * STRIDE + dead_at * 3 + 1] -= 1
+        _remove_fighter(units, occupied, dead, dead_at)
         hand[dead * 3 + 1] += 1
-        self._enter_after_fight(units, hand, survivor, survivor_at, offer.target)
-        return evolve(s, phase=Phase.TURN, offer=None, units=tuple(units), hand=tuple(hand))
+        self._enter_after_fight(units, hand, occupied, survivor, survivor_at, offer.target)
+        return evolve(
+            s,
+            phase=Phase.TURN,
+            offer=None,
+            units=tuple(units),
+            hand=tuple(hand),
+            occupied=tuple(occupied),
+        )
 
     # ------------------------------------------------------------ turn end
     def _after_action(self, s: BoardState) -> BoardState:
@@ -530,6 +582,22 @@ def _side_rank(
     """How a side that reached the target ranks: points, then the side on turn, then
     the side whose first member comes earlier in turn order."""
     return (sum(points[q] for q in side), active in side, -min(order.index(q) for q in side))
+
+
+def _remove_fighter(units: list[int], occupied: list[int], q: int, loc: int) -> None:
+    """One fighter of ``q`` leaves ``loc`` (to fight or die)."""
+    k = q * STRIDE + loc * 3 + 1
+    units[k] -= 1
+    if not units[k]:
+        occupied[q * 3 + 1] &= ~(1 << loc)
+
+
+def _rotate_ring(mask: int, start: int, right: bool) -> int:
+    """A location mask after the ring whose tiles start at ``start`` turned one step."""
+    ring = mask >> start & 0x7F
+    # turning right, what stood at index i goes to i + 1 (index 6 to 0)
+    turned = (ring << 1 | ring >> 6) & 0x7F if right else ring >> 1 | (ring & 1) << 6
+    return mask & ~(0x7F << start) | turned << start
 
 
 def _set(

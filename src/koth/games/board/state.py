@@ -9,6 +9,7 @@ from typing import Final
 
 from koth.core.fastdata import fast_constructors
 from koth.games.board.actions import Ally
+from koth.games.board.board import NUM_LOCS
 
 
 class Phase(enum.IntEnum):
@@ -57,7 +58,23 @@ FIELD_NAMES: Final = (
     "countdown",
     "termination",
     "winners",
+    "occupied",
 )
+
+
+#: entries of ``BoardState.units`` per player: a count per location and unit type
+UNITS_STRIDE: Final = NUM_LOCS * 3
+
+
+def occupancy_masks(units: tuple[int, ...]) -> tuple[int, ...]:
+    """``BoardState.occupied`` computed from ``units``: per player and unit type
+    (``[player * 3 + unit_type]``), the mask of the locations holding such a unit."""
+    masks = [0] * (len(units) // NUM_LOCS)
+    for k, count in enumerate(units):
+        if count:
+            player, rest = divmod(k, UNITS_STRIDE)
+            masks[player * 3 + rest % 3] |= 1 << rest // 3
+    return tuple(masks)
 
 
 class BoardState:
@@ -65,6 +82,12 @@ class BoardState:
 
     ``units`` is flat: ``units[(player * 33 + loc) * 3 + unit_type]`` counts one player's
     units of one type at one location; ``hand[player * 3 + unit_type]`` the units in hand.
+    ``occupied[player * 3 + unit_type]`` is the bit mask (bit ``loc``) of the locations
+    where that count is not zero: derived from ``units``, computed from it when a state
+    is built without it, and kept up to date by the rules, which change a few bits per
+    action instead of scanning every count (the move search reads these masks at every
+    decision). Whoever changes ``units`` with ``evolve`` passes ``occupied`` too; the
+    invariants (``invariants.violations``) check that the two agree.
 
     Immutable, compared and hashed by value like a frozen dataclass. It is a plain class
     because the compiled build compiles it (docs/performance.md): mypyc makes it a native
@@ -94,6 +117,7 @@ class BoardState:
     countdown: int
     termination: BoardTermination | None
     winners: tuple[int, ...]
+    occupied: tuple[int, ...]
 
     def __init__(
         self,
@@ -116,6 +140,7 @@ class BoardState:
         countdown: int,
         termination: BoardTermination | None = None,
         winners: tuple[int, ...] = (),
+        occupied: tuple[int, ...] | None = None,
     ) -> None:
         self.phase = phase
         self.terrain = terrain
@@ -136,6 +161,7 @@ class BoardState:
         self.countdown = countdown
         self.termination = termination
         self.winners = winners
+        self.occupied = occupancy_masks(units) if occupied is None else occupied
 
     def __setattr__(self, name: str, value: object) -> None:
         # Interpreted, __init__'s stores come here too: each field may be set once.
@@ -168,6 +194,7 @@ class BoardState:
             self.countdown,
             self.termination,
             self.winners,
+            self.occupied,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -214,6 +241,7 @@ def evolve_compiled(
     countdown: int | _Keep = KEEP,
     termination: BoardTermination | _Keep | None = KEEP,
     winners: tuple[int, ...] | _Keep = KEEP,
+    occupied: tuple[int, ...] | _Keep = KEEP,
 ) -> BoardState:
     """``s`` with the given fields changed: the compiled build's ``evolve``."""
     return BoardState(
@@ -236,6 +264,7 @@ def evolve_compiled(
         s.countdown if isinstance(countdown, _Keep) else countdown,
         s.termination if isinstance(termination, _Keep) else termination,
         s.winners if isinstance(winners, _Keep) else winners,
+        s.occupied if isinstance(occupied, _Keep) else occupied,
     )
 
 

@@ -86,7 +86,7 @@ def replay_frame(state: GameState[Any, Any], seats: list[int | None]) -> dict[st
     to_move = state.to_move()
     outcome = state.outcome()
     return {
-        "version": len(state.history),
+        "version": state.num_moves,
         "to_move": {"kind": to_move.kind.value, "players": list(to_move.players)},
         "views": {("spectator" if s is None else str(s)): state.view(s) for s in seats},
         "outcome": outcome.to_json() if outcome else None,
