@@ -165,9 +165,15 @@ def _balls() -> tuple[tuple[int, ...], ...]:
 
 
 _BALLS: Final = _balls()
-#: _search results by its arguments (a search depends on nothing else)
-_REACH: Final[dict[tuple[int, int, int], tuple[int, int]]] = {}
+#: _search results by its arguments (a search depends on nothing else), packed into one
+#: int key (``reach_key``): an int hashes and compares faster than a tuple
+_REACH: Final[dict[int, tuple[int, int]]] = {}
 _REACH_LIMIT: Final = 100_000
+
+
+def reach_key(reach: int, src: int, stop: int) -> int:
+    """The ``_REACH`` key of a search (reach < 4, src < 64)."""
+    return (stop << 6 | src) << 2 | reach
 
 
 def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
@@ -190,12 +196,13 @@ def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
         frontier = new & ~stop
     if len(_REACH) >= _REACH_LIMIT:
         _REACH.clear()
-    found = _REACH[reach, src, stop] = (visited & ~(1 << src), passed)
+    found = _REACH[reach_key(reach, src, stop)] = (visited & ~(1 << src), passed)
     return found
 
 
-#: _moves_to results by ((unit * NUM_LOCS + src) * 8 + payments as a bit set, dests)
-_MOVES_TO: Final[dict[tuple[int, int], tuple[Action, ...]]] = {}
+#: _moves_to results by ``dests << 10 | (unit * NUM_LOCS + src) * 8 + payments as a bit
+#: set`` (below 1024)
+_MOVES_TO: Final[dict[int, tuple[Action, ...]]] = {}
 _MOVES_LIMIT: Final = 20_000
 
 
@@ -210,7 +217,7 @@ def _moves_to(unit: int, src: int, pays: list[int], dests: int) -> tuple[Action,
     pay_set = 0
     for pay in pays:
         pay_set |= 1 << pay
-    _MOVES_TO[(unit * NUM_LOCS + src) * 8 + pay_set, dests] = moves
+    _MOVES_TO[dests << 10 | (unit * NUM_LOCS + src) * 8 + pay_set] = moves
     return moves
 
 
@@ -471,18 +478,17 @@ class LegalActions:
                             dests |= new & target_ok
                             frontier = new & ~stop
                     else:
-                        key = (reach, src, stop & balls[src])
-                        found = _REACH.get(key)
+                        near = stop & balls[src]
+                        found = _REACH.get((near << 6 | src) << 2 | reach)  # reach_key
                         if found is None:
-                            found = _search(*key)
+                            found = _search(reach, src, near)
                         seen, passed = found
                         dests = seen & target_ok
                         if passed & own_touch:
                             dests |= own_bit  # the own area: a dead end, never passed
                     if not dests:
                         continue
-                    moves_key = (t * NUM_LOCS + src) * 8 + pay_set, dests
-                    moves = _MOVES_TO.get(moves_key)
+                    moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
                     if moves is None:
                         moves = _moves_to(t, src, pays, dests)
                     actions += moves

@@ -78,6 +78,11 @@ class Rules(LegalActions):
         self.ranges = (params.runner_range, params.fighter_range, params.blocker_range)
         self.runner_first_round = params.runner_first_round
         self.runners_blocked_by_own = params.runners_blocked_by_own
+        # read at the end of every turn: plain attributes, not the pydantic model's
+        self.score_own_turns_only = params.score_own_turns_only
+        self.countdown_variant = params.countdown
+        self.round_limit = params.round_limit
+        self.target_points = params.target_points
         self.sides: tuple[tuple[int, ...], ...] = (
             ((0, 2), (1, 3)) if params.teamplay else tuple((p,) for p in range(n))
         )
@@ -465,10 +470,12 @@ class Rules(LegalActions):
     def _finish_turn(self, s: BoardState) -> BoardState:
         """Score, check the end, and pass to the next turn that has dice (B6, B7, B15)."""
         n = self.n
-        params = self.params
-        units = s.units
+        occupied = s.occupied
+        center = 1 << CENTER
         on_center = [
-            q for q in range(n) if sum(units[q * STRIDE + CENTER * 3 : q * STRIDE + CENTER * 3 + 3])
+            q
+            for q in range(n)
+            if (occupied[q * 3] | occupied[q * 3 + 1] | occupied[q * 3 + 2]) & center
         ]
         points = list(s.points)
         dice = list(s.dice)
@@ -479,11 +486,11 @@ class Rules(LegalActions):
             if turn >= n:
                 dice[active] = ()
             for q in on_center:
-                if not params.score_own_turns_only or q == active:
+                if not self.score_own_turns_only or q == active:
                     points[q] += 1
             winners: tuple[int, ...] = ()
             termination = None
-            if params.countdown:
+            if self.countdown_variant:
                 if on_center:
                     countdown -= 1
                     if countdown <= 0:
@@ -494,7 +501,7 @@ class Rules(LegalActions):
                 winners = self._target_winners(points, active, s.order)
                 if winners:
                     termination = BoardTermination.TARGET_POINTS
-            if termination is None and turn == 2 * n - 1 and s.round >= params.round_limit:
+            if termination is None and turn == 2 * n - 1 and s.round >= self.round_limit:
                 termination = BoardTermination.ROUND_LIMIT_DRAW
                 totals = [sum(points[q] for q in side) for side in self.sides]
                 top = max(totals)
@@ -552,7 +559,7 @@ class Rules(LegalActions):
     def _target_winners(
         self, points: list[int], active: int, order: tuple[int, ...]
     ) -> tuple[int, ...]:
-        target = self.params.target_points
+        target = self.target_points
         if len(self.sides) == self.n and max(points) < target:
             return ()  # one player per side, none at the target (the usual case)
         reached = [side for side in self.sides if sum(points[q] for q in side) >= target]

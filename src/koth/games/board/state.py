@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import FrozenInstanceError
 from typing import Final
 
@@ -219,7 +218,7 @@ class BoardState:
         return self.order[self.turn % len(self.order)]
 
 
-def evolve_compiled(
+def evolve(
     s: BoardState,
     *,
     phase: Phase | _Keep = KEEP,
@@ -243,7 +242,12 @@ def evolve_compiled(
     winners: tuple[int, ...] | _Keep = KEEP,
     occupied: tuple[int, ...] | _Keep = KEEP,
 ) -> BoardState:
-    """``s`` with the given fields changed: the compiled build's ``evolve``."""
+    """``s`` with the given fields changed (``dataclasses.replace`` for ``BoardState``).
+
+    Compiled, this builds the native instance in C, and the other compiled modules call
+    it directly, their keyword arguments matched when they are compiled. Interpreted,
+    the module rebinds the name to a faster equivalent (below).
+    """
     return BoardState(
         s.phase if isinstance(phase, _Keep) else phase,
         s.terrain if isinstance(terrain, _Keep) else terrain,
@@ -268,17 +272,11 @@ def evolve_compiled(
     )
 
 
-def _evolve_function() -> Callable[..., BoardState]:
-    """The fastest ``evolve`` of this build.
+#: the ``evolve`` above in either build (the tests check that both builds' agree)
+evolve_compiled: Final = evolve
 
-    Compiled, ``evolve_compiled`` builds the native instance in C. Interpreted, that
-    would run ``__setattr__`` per field; the generated function that stores through
-    the slot descriptors instead is three times faster.
-    """
-    if not __file__.endswith(".py"):  # this module is compiled
-        return evolve_compiled
-    return fast_constructors(BoardState, FIELD_NAMES)[1]
-
-
-#: ``s`` with some fields changed (``dataclasses.replace`` for ``BoardState``)
-evolve: Final = _evolve_function()
+if __file__.endswith(".py"):
+    # Interpreted, the function above would run ``__setattr__`` per field; the
+    # generated one that stores through the slot descriptors is three times faster.
+    # Modules that import ``evolve`` do so after this module ran, and get this one.
+    globals()["evolve"] = fast_constructors(BoardState, FIELD_NAMES)[1]
