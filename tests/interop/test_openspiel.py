@@ -257,3 +257,24 @@ def test_games_end_within_the_declared_bounds() -> None:
                         state.apply_action(rng.choice(state.legal_actions()))
             assert chance <= spec.max_chance_nodes
             assert decisions <= spec.max_decisions
+
+
+# ---------------------------------------------------------------- action ids
+def test_equal_action_values_built_afresh_convert_to_the_same_ids() -> None:
+    """The adapter's identity memo must not depend on an engine reusing its values:
+    equal actions built anew (as a parser or an agent would) get the same ids."""
+    game = load_game("board")
+    adapter = openspiel_game(game).adapter
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal() and state.num_moves < 400:
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        actions = list(state.legal_actions())
+        fresh = [game.parse_action(str(action)) for action in actions]
+        expected = [game.action_id(action) for action in actions]
+        assert adapter.ids_of(actions) == expected
+        assert adapter.ids_of(fresh) == expected
+        assert adapter.ids_of(actions) == expected  # after the fresh ones entered the memo
+        state.apply_action(rng.choice(actions))

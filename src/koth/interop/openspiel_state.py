@@ -72,6 +72,10 @@ def make_game_type(
     )
 
 
+#: action values an adapter keeps alive for its identity memo (a few MB at most)
+_KEPT_LIMIT = 50_000
+
+
 class _Adapter:
     """Everything shared by the states of one OpenSpiel game: the koth game, its spec,
     the form (faithful or turn-based) and the observation encoder."""
@@ -94,13 +98,15 @@ class _Adapter:
         # is computed once per game (at most num_distinct_actions entries each)
         self._ids: dict[Any, int] = {}
         self._actions: dict[int, Any] = {}
-        #: id(action) -> action id, for the values kept in ``_actions`` (the engines
-        #: intern their action values, so most conversions are one int-keyed lookup)
+        #: id(action) -> action id, for the action values kept alive in ``_kept`` (the
+        #: engines reuse their action values, so most conversions are one int-keyed
+        #: lookup; several equal values of one action may each have an entry)
         self._ids_by_identity: dict[int, int] = {}
+        self._kept: list[Any] = []
 
     def ids_of(self, actions: Sequence[Any]) -> list[int]:
-        # Only a value kept alive in _actions enters the identity memo, so no other
-        # object can have its id() while the entry exists: a hit is that very value.
+        # Only a value kept alive in _kept enters the identity memo, so no other object
+        # can have its id() while the entry exists: a hit is that very value.
         try:
             return list(map(self._ids_by_identity.__getitem__, map(id, actions)))
         except KeyError:
@@ -114,7 +120,10 @@ class _Adapter:
         if action_id is None:
             action_id = self._ids[action] = self.game.action_id(action)
             self._actions[action_id] = action
-        if self._actions.get(action_id) is action:
+        if len(self._kept) < _KEPT_LIMIT:
+            # an engine that builds its action values afresh at every call would fill
+            # this up: past the limit, such values take the hashing path above
+            self._kept.append(action)
             self._ids_by_identity[id(action)] = action_id
         return action_id
 

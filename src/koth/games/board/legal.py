@@ -8,6 +8,7 @@ from typing import Final
 
 from koth.core.players import PlayerId
 from koth.games.board.actions import (
+    DROPS,
     PAY_MOVE,
     PAY_PAIR,
     PAY_RECRUIT,
@@ -67,6 +68,8 @@ AREA_MOVES: Final[tuple[MoveArea, ...]] = tuple(MoveArea(i) for i in range(RING_
 ORIGIN_SLOT_MASKS: Final[tuple[int, ...]] = tuple(
     reduce(or_, (1 << loc for loc in slots), 0) for slots in ORIGIN_SLOTS
 )
+#: the End value of each choice of dice to give up (one value each, reused)
+END_VALUES: Final[dict[tuple[int, ...], Action]] = {drop: End(drop) for drop in DROPS}
 #: ``RECRUITS[unit][by_move]``
 RECRUITS: Final[tuple[tuple[Action, Action], ...]] = tuple(
     (Recruit(t, False), Recruit(t, True)) for t in range(3)
@@ -647,7 +650,7 @@ class LegalActions:
 
     def _end_options(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
         if s.turn >= self.n:
-            return [End()]
+            return [END_VALUES[()]]
         to_drop = min(2 - s.slots, n_recruit + n_move + n_turn)
         counts = (n_recruit, n_move, n_turn)
         options: list[tuple[int, ...]] = []
@@ -661,5 +664,5 @@ class LegalActions:
                 if (counts[c1] >= 2 if c1 == c2 else counts[c1] and counts[c2])
             ]
         if len(options) <= 1:
-            return [End()]
-        return [End(option) for option in options]
+            return [END_VALUES[()]]
+        return [END_VALUES[option] for option in options]
