@@ -12,6 +12,7 @@ import pytest
 
 from koth.core.chance import random_game
 from koth.games.board import BoardGame
+from koth.games.board.actions import Action
 from koth.games.board.state import (
     FIELD_NAMES,
     BoardState,
@@ -107,3 +108,20 @@ def test_occupancy_masks_wrap_around_when_a_ring_turns(turn: str, before: str, a
     turned = play(game, state, f"turn ring3 {turn}")
     assert turned.occupied[0] == 1 << loc(after)
     assert turned.occupied[3] == 1 << loc("3.4" if turn == "right" else "3.2")
+
+
+def test_the_game_answers_hot_calls_with_its_rules_unless_a_subclass_overrides_them() -> None:
+    game = BoardGame()
+    assert game.legal_actions == game.rules.legal_actions
+    assert game.apply == game.rules.apply
+
+    class Logged(BoardGame):
+        calls = 0
+
+        def legal_actions(self, state: BoardState, player: int) -> list[Action]:
+            Logged.calls += 1
+            return list(super().legal_actions(state, player))
+
+    logged = Logged()
+    random_game(logged, 1, max_moves=200)
+    assert Logged.calls > 0 and logged.apply == logged.rules.apply

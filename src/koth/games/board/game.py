@@ -28,6 +28,9 @@ from koth.games.board.params import BoardParams
 from koth.games.board.rules import Rules
 from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
 
+#: the methods whose calls BoardGame hands straight to its rules
+_FORWARDED = ("to_move", "chance_outcomes", "legal_actions", "apply")
+
 
 @register_game
 class BoardGame(Game[BoardState, Action, BoardParams]):
@@ -42,11 +45,10 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
         self._num_actions = act.num_actions(self.params.num_players)
         # Every step of a playout or search calls these; the rules' own bound methods
         # answer them without the forwarding frames of the methods below (which stay
-        # as the documented, typed interface).
-        self.to_move = rules.to_move  # type: ignore[method-assign, assignment]
-        self.chance_outcomes = rules.chance_outcomes  # type: ignore[method-assign, assignment]
-        self.legal_actions = rules.legal_actions  # type: ignore[method-assign, assignment]
-        self.apply = rules.apply  # type: ignore[method-assign, assignment]
+        # as the documented, typed interface), unless a subclass overrides one.
+        for name in _FORWARDED:
+            if getattr(type(self), name) is getattr(BoardGame, name):
+                setattr(self, name, getattr(rules, name))
 
     @property
     def num_players(self) -> int:
