@@ -12,7 +12,11 @@
   const token = Q.store.get(hostKey);
   const error = document.getElementById("error");
   let msg = null;
-  let busy = false;
+  // Commands go out one at a time, in the order they were given: a click made while an
+  // earlier command is still on its way waits for it instead of being dropped (the
+  // live state can show the earlier command's result before its own reply arrives).
+  let queue = Promise.resolve();
+  let pending = 0;
 
   const showError = (text) => {
     error.textContent = text || "";
@@ -22,14 +26,19 @@
     document.getElementById(id).href = `/api/quiz/events/${eventId}/${path}?host=${encodeURIComponent(token || "")}`;
   }
 
-  async function command(name, body) {
-    if (busy) return;
-    busy = true;
+  function command(name, body) {
+    pending += 1;
     document.body.classList.add("busy");
+    queue = queue.then(() => send(name, body)).catch((e) => showError(String(e))).finally(() => {
+      pending -= 1;
+      if (!pending) document.body.classList.remove("busy");
+    });
+    return queue;
+  }
+
+  async function send(name, body) {
     showError("");
     const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${name}`, body || {}, token);
-    busy = false;
-    document.body.classList.remove("busy");
     if (!response.ok) return showError(Q.errorText(response.data, response.status));
     response.data.received_local = Date.now() / 1000;
     receive(response.data);
