@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from dataclasses import replace
 from typing import Any
@@ -261,3 +263,12 @@ class BrokenRoundTripDuel(SecretDuel):
 def test_conformance_catches_broken_games(broken: type[SecretDuel], message: str) -> None:
     with pytest.raises((ConformanceError, AssertionError, TypeError), match=message):
         check_playout(broken(), seed=0)
+
+
+@pytest.mark.parametrize("name", sorted(game_names()))
+def test_a_game_pickles_and_copies_as_its_class_and_parameters(name: str) -> None:
+    game = load_game(name)
+    for rebuilt in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert rebuilt == game and type(rebuilt) is type(game) and rebuilt is not game
+        state = rebuilt.new_initial_state()
+        assert state.to_move() == game.new_initial_state().to_move()

@@ -181,3 +181,9 @@ class Game(ABC, Generic[S, A, P]):
 
     def __hash__(self) -> int:
         return hash((self.name, self.params))
+
+    def __reduce__(self) -> tuple[type[Game[S, A, P]], tuple[P]]:
+        # A game is its class and parameters: pickling (worker processes, Ray) and
+        # copying rebuild what a game derives from them (rules tables, compiled rules
+        # objects, caches) instead of copying it.
+        return (type(self), (self.params,))

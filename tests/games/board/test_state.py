@@ -125,3 +125,12 @@ def test_the_game_answers_hot_calls_with_its_rules_unless_a_subclass_overrides_t
     logged = Logged()
     random_game(logged, 1, max_moves=200)
     assert Logged.calls > 0 and logged.apply == logged.rules.apply
+
+
+def test_the_game_pickles_in_both_builds() -> None:
+    """The compiled build's rules object cannot be pickled field by field; the game is
+    rebuilt from its parameters instead (``Game.__reduce__``)."""
+    game = BoardGame(num_players=3, countdown=True)
+    rebuilt = pickle.loads(pickle.dumps(game))
+    assert rebuilt == game and rebuilt.rules is not game.rules
+    assert random_game(rebuilt, 4, max_moves=300) == random_game(game, 4, max_moves=300)
