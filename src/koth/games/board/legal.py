@@ -209,12 +209,16 @@ _MOVES_TO: Final[dict[int, tuple[Action, ...]]] = {}
 _MOVES_LIMIT: Final = 20_000
 
 
-def _moves_to(unit: int, src: int, pays: list[int], dests: int) -> tuple[Action, ...]:
+def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[Action, ...]:
     """The moves of a ``unit`` from ``src`` to each location of ``dests`` (a mask), each
     with every payment of ``pays`` in turn, in id order. Remembered in ``_MOVES_TO``."""
     row = (unit * NUM_LOCS + src) * 3
-    rows = [MOVE_ROWS[row + pay] for pay in pays]
-    moves = tuple(by_dst[dst] for dst in locs_of(dests) for by_dst in rows)
+    if len(pays) == 1:  # the usual case: one row of the table, no interleaving
+        by_dst = MOVE_ROWS[row + pays[0]]
+        moves = tuple([by_dst[dst] for dst in locs_of(dests)])
+    else:
+        rows = [MOVE_ROWS[row + pay] for pay in pays]
+        moves = tuple([by_dst[dst] for dst in locs_of(dests) for by_dst in rows])
     if len(_MOVES_TO) >= _MOVES_LIMIT:
         _MOVES_TO.clear()  # bounded memory (a few MB); the lists in use come back soon
     pay_set = 0
@@ -347,14 +351,10 @@ class LegalActions:
             and (hand[k + 2] == 0 or excluded == 2)
         )
 
-    def move_payments(self, s: BoardState, p: int) -> list[int]:
-        recruit, move, turn = die_counts(s.dice[p])
-        return list(_PAYS[bool(move), bool(recruit) and self.all_recruited(s, p), turn >= 2])
-
-    def pay_pairs(self, s: BoardState, p: int, pays: list[int]) -> list[tuple[int, int]]:
+    def pay_pairs(self, s: BoardState, p: int, pays: tuple[int, ...]) -> list[tuple[int, int]]:
         """The payments of an assault: two move actions at once (B11)."""
         counts = die_counts(s.dice[p])
-        key = (counts, tuple(pays))
+        key = (counts, pays)
         pairs = _PAY_PAIRS.get(key)
         if pairs is None:
             need = {PAY_MOVE: (0, 1, 0), PAY_RECRUIT: (1, 0, 0), PAY_PAIR: (0, 0, 2)}
@@ -405,7 +405,9 @@ class LegalActions:
                     if recruit_by_move:
                         actions.append(RECRUITS[t][1])
 
-        pays = self.move_payments(s, p)
+        pays = _PAYS[
+            bool(n_move), bool(n_recruit) and self.all_recruited(s, p), n_turn >= 2
+        ]  # how a move may be paid now (B7.4, B8)
         base = p * STRIDE
         own_area = CENTER + s.area_of[p]
         area_pos = s.area_pos
@@ -429,7 +431,11 @@ class LegalActions:
                 k = base + loc * 3
                 if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
                     full |= 1 << loc
-            light, normal = self.terrain_masks(s.terrain)[:2]
+            last_terrain, masks = self._last_terrain
+            if last_terrain is not s.terrain:
+                masks = self.terrain_masks(s.terrain)
+            light = masks[0]
+            normal = masks[1]
             center = 1 << CENTER
             # per unit type: where it may stand (tiles of allowed terrain, the center)
             passable = (PLAYFIELD, light | normal | center, light | center)
@@ -517,7 +523,7 @@ class LegalActions:
         self,
         s: BoardState,
         p: int,
-        pays: list[int],
+        pays: tuple[int, ...],
         targets: list[int],
         attached: tuple[int, ...],
         actions: list[Action],
@@ -527,28 +533,31 @@ class LegalActions:
         units = s.units
         area_of = s.area_of
         base = p * STRIDE
+        n = self.n
         pairs = self.pay_pairs(s, p, pays) if s.slots == 0 else []
+        # an ally is neither the attacker, nor one who declined this turn, nor (below)
+        # the blocker's owner: with two players there is never one
+        helpers = [q for q in range(n) if q != p and not (s.declined >> q) & 1] if n > 2 else []
+        # every assault comes before every alliance offer: their ids are in that order
+        origins_of = [(d, _fighter_origins(units, area_of, attached, p, d)) for d in targets]
         if pairs:
-            for d in targets:
-                origins = _fighter_origins(units, area_of, attached, p, d)
+            for d, origins in origins_of:
                 for a in origins:
                     for b in origins:
                         if a == b and units[base + a * 3 + 1] < 2:
                             continue
                         for pp in pairs:
                             actions.append(Attack(d, a, b, pp))
-        helpers = [q for q in range(self.n) if q != p and not (s.declined >> q) & 1]
         if not helpers:
             return
-        for d in targets:
-            owner = _blocker_owner(units, self.n, p, d)
-            own_origins = _fighter_origins(units, area_of, attached, p, d)
-            if not own_origins:
+        for d, origins in origins_of:
+            if not origins:
                 continue
+            owner = _blocker_owner(units, n, p, d)
             helper_origins = [
                 (q, _fighter_origins(units, area_of, attached, q, d)) for q in helpers if q != owner
             ]
-            for a in own_origins:
+            for a in origins:
                 for h_loc in ORIGIN_SLOTS[d]:
                     for q, locs in helper_origins:
                         if h_loc in locs:
