@@ -6,9 +6,14 @@ from typing import Any
 
 from koth.core.state import GameState
 from koth.games.board import BoardGame, BoardState, Phase
-from koth.games.board.board import LOC_BY_NAME, NUM_LOCS, TERRAIN_LETTERS, UNITS_PER_PLAYER
+from koth.games.board.board import (
+    LOC_BY_NAME,
+    NUM_LOCS,
+    STRIDE,
+    TERRAIN_LETTERS,
+    UNITS_PER_PLAYER,
+)
 
-STRIDE = NUM_LOCS * 3
 DEFAULT_TERRAIN = ("LLLNNDD", "LLLNNDD", "LLLNNDD", "LLLNNDD")
 
 

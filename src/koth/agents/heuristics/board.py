@@ -23,7 +23,15 @@ from typing import Any
 from koth.agents.heuristics import register_heuristic, register_rollout
 from koth.core.game import Game
 from koth.games.board.actions import PAY_MOVE, Ally, Answer, Attack, End, Move, Recruit
-from koth.games.board.board import CENTER, FIGHTER, LOC_BY_NAME, NUM_LOCS, RUNNER, ring_of
+from koth.games.board.board import (
+    CENTER,
+    FIGHTER,
+    LOC_BY_NAME,
+    NUM_LOCS,
+    RUNNER,
+    STRIDE,
+    ring_of,
+)
 
 _CODE = re.compile(r"([RFB])(\d+)")
 RECRUIT_SCORE = {FIGHTER: 40.0, RUNNER: 34.0}
@@ -124,8 +132,6 @@ register_heuristic("board", board_policy, board_evaluator)
 # Search agents call these on *sampled* states (for this perfect-information game the
 # state itself), thousands of times a move: they read the rules state directly.
 
-#: entries of ``BoardState.units`` per player: (location, unit type) counts
-_STRIDE = NUM_LOCS * 3
 _RINGS = tuple(ring_of(loc) for loc in range(NUM_LOCS))
 #: what a unit is worth to the evaluator by ring (area/hand 0 .. center), in points
 PROGRESS = (0.0, 0.3, 0.6, 1.0, 1.5, 0.0)
@@ -140,14 +146,14 @@ class _StateTable:
         self.units = units
         self.me = me
         self.n = n
-        k = me * _STRIDE + CENTER * 3
+        k = me * STRIDE + CENTER * 3
         self.holding = bool(units[k] or units[k + 1] or units[k + 2])
 
     def enemies(self, loc: int) -> int:
         units, total = self.units, 0
         for q in range(self.n):
             if q != self.me:
-                k = q * _STRIDE + loc * 3
+                k = q * STRIDE + loc * 3
                 total += units[k] + units[k + 1] + units[k + 2]
         return total
 
@@ -219,7 +225,7 @@ def board_state_evaluator(game: Game[Any, Any, Any], state: Any) -> tuple[float,
     units = state.units
     worth = []
     for player in range(n):
-        base = player * _STRIDE
+        base = player * STRIDE
         total = float(state.points[player])
         k = base + CENTER * 3
         if units[k] or units[k + 1] or units[k + 2]:

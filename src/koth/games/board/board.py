@@ -17,6 +17,8 @@ NUM_TILES: Final = 28
 CENTER: Final = 28
 NUM_AREAS: Final = 4
 NUM_LOCS: Final = 33
+#: entries of ``BoardState.units`` per player: a count per location and unit type
+STRIDE: Final = NUM_LOCS * 3
 UNLIMITED: Final = 1_000_000
 
 RUNNER: Final = 0

@@ -32,10 +32,11 @@ from koth.games.board.board import (
     LOC_NAMES,
     NUM_TILES,
     STACK_LIMIT,
+    STRIDE,
     TERRAIN_NAMES,
     UNIT_NAMES,
 )
-from koth.games.board.legal import STRIDE, die_counts
+from koth.games.board.legal import die_counts
 from koth.games.board.state import BoardState, Phase
 
 if TYPE_CHECKING:

@@ -17,13 +17,13 @@ from koth.games.board.board import (
     NUM_LOCS,
     NUM_TILES,
     RING_SIZE,
+    STRIDE,
     TERRAIN_LETTERS,
     UNIT_LETTERS,
     UNIT_NAMES,
 )
 from koth.games.board.explain import explain
 from koth.games.board.invariants import violations
-from koth.games.board.legal import STRIDE
 from koth.games.board.params import BoardParams
 from koth.games.board.rules import Rules
 from koth.games.board.state import BoardState, BoardTermination, Phase, evolve

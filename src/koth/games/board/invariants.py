@@ -12,6 +12,7 @@ from koth.games.board.board import (
     NUM_TILES,
     RING_TERRAIN,
     STACK_LIMIT,
+    STRIDE,
     UNIT_NAMES,
     UNITS_PER_PLAYER,
 )
@@ -19,8 +20,6 @@ from koth.games.board.state import BoardState, occupancy_masks
 
 if TYPE_CHECKING:
     from koth.games.board.rules import Rules
-
-STRIDE = NUM_LOCS * 3
 
 
 def violations(rules: Rules, s: BoardState) -> list[str]:

@@ -40,12 +40,12 @@ from koth.games.board.board import (
     RING_SIZE,
     RUNNER,
     STACK_LIMIT,
+    STRIDE,
     TOTAL_UNITS,
 )
 from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, Phase
 
-STRIDE: Final = NUM_LOCS * 3  # entries of ``units`` per player
 ROLL_OUTCOMES: Final[tuple[tuple[Action, float], ...]] = tuple(
     (Roll(f), 1 / 6) for f in range(1, 7)
 )
@@ -431,9 +431,7 @@ class LegalActions:
                 k = base + loc * 3
                 if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
                     full |= 1 << loc
-            last_terrain, masks = self._last_terrain
-            if last_terrain is not s.terrain:
-                masks = self.terrain_masks(s.terrain)
+            masks = self.terrain_masks(s.terrain)
             light = masks[0]
             normal = masks[1]
             center = 1 << CENTER

@@ -41,11 +41,13 @@ from koth.games.board.board import (
     OUTWARD,
     RECRUIT_DIE,
     RING_SIZE,
+    RUNNER,
     STACK_LIMIT,
+    STRIDE,
     TURN_DIE,
     UNITS_PER_PLAYER,
 )
-from koth.games.board.legal import ROLL_OUTCOMES, STRIDE, LegalActions
+from koth.games.board.legal import ROLL_OUTCOMES, LegalActions
 from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
 
@@ -226,10 +228,8 @@ class Rules(LegalActions):
             new_hand = list(s.hand)
             new_hand[p * 3 + action.unit] -= 1
             new_units = list(s.units)
-            area = CENTER + s.area_of[p]
-            new_units[p * STRIDE + area * 3 + action.unit] += 1
             new_occupied = list(s.occupied)
-            new_occupied[p * 3 + action.unit] |= 1 << area
+            _add_unit(new_units, new_occupied, p, CENTER + s.area_of[p], action.unit)
             used = (*s.used_types[:p], s.used_types[p] | 1 << action.unit, *s.used_types[p + 1 :])
             pool = without_die(dice[p], MOVE_DIE if action.by_move else RECRUIT_DIE)
             return self._after_action(
@@ -308,27 +308,20 @@ class Rules(LegalActions):
         units = list(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
-        k = p * STRIDE + src * 3 + t
-        units[k] -= 1
-        if not units[k]:
-            occupied[p * 3 + t] &= ~(1 << src)
+        _remove_unit(units, occupied, p, src, t)
         n = self.n
         if t == FIGHTER:
             for q in range(n):
-                k = q * STRIDE + dst * 3 + 1
-                if q != p and units[k]:
+                if q != p and units[q * STRIDE + dst * 3 + 1]:
                     # B11: the attacker and one enemy fighter die
-                    units[k] -= 1
-                    if not units[k]:
-                        occupied[q * 3 + 1] &= ~(1 << dst)
+                    _remove_unit(units, occupied, q, dst, FIGHTER)
                     hand[q * 3 + 1] += 1
                     hand[p * 3 + 1] += 1
                     return tuple(units), tuple(hand), tuple(occupied)
             self._kill_runners(units, hand, occupied, p, dst)
         elif t == BLOCKER:
             self._push(units, hand, occupied, p, src, dst)
-        units[p * STRIDE + dst * 3 + t] += 1
-        occupied[p * 3 + t] |= 1 << dst
+        _add_unit(units, occupied, p, dst, t)
         return tuple(units), tuple(hand), tuple(occupied)
 
     def _push(
@@ -352,8 +345,7 @@ class Rules(LegalActions):
                     target <= CENTER
                     and units[t] + units[t + 1] + units[t + 2] < STACK_LIMIT[target]
                 ):
-                    units[t] += 1
-                    occupied[q * 3] |= 1 << target
+                    _add_unit(units, occupied, q, target, RUNNER)
                 else:
                     hand[q * 3] += 1
 
@@ -375,20 +367,16 @@ class Rules(LegalActions):
         k = q * STRIDE + target * 3
         if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[target]:
             return
-        _remove_fighter(units, occupied, q, origin)
+        _remove_unit(units, occupied, q, origin, FIGHTER)
         self._kill_runners(units, hand, occupied, q, target)
-        units[k + 1] += 1
-        occupied[q * 3 + 1] |= 1 << target
+        _add_unit(units, occupied, q, target, FIGHTER)
 
     def _kill_blocker(
         self, units: list[int], hand: list[int], occupied: list[int], p: int, target: int
     ) -> None:
         for q in range(self.n):
-            k = q * STRIDE + target * 3 + 2
-            if q != p and units[k]:
-                units[k] -= 1
-                if not units[k]:
-                    occupied[q * 3 + 2] &= ~(1 << target)
+            if q != p and units[q * STRIDE + target * 3 + 2]:
+                _remove_unit(units, occupied, q, target, BLOCKER)
                 hand[q * 3 + 2] += 1
                 return
 
@@ -398,7 +386,7 @@ class Rules(LegalActions):
         units = list(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
-        _remove_fighter(units, occupied, p, action.lose)
+        _remove_unit(units, occupied, p, action.lose, FIGHTER)
         hand[p * 3 + 1] += 1
         self._kill_blocker(units, hand, occupied, p, action.target)
         self._enter_after_fight(units, hand, occupied, p, action.keep, action.target)
@@ -413,11 +401,8 @@ class Rules(LegalActions):
         occupied = list(s.occupied)
         # the blocker's owner is neither of the allies (B13)
         for q in range(self.n):
-            k = q * STRIDE + offer.target * 3 + 2
-            if q not in (active, offer.helper) and units[k]:
-                units[k] -= 1
-                if not units[k]:
-                    occupied[q * 3 + 2] &= ~(1 << offer.target)
+            if q not in (active, offer.helper) and units[q * STRIDE + offer.target * 3 + 2]:
+                _remove_unit(units, occupied, q, offer.target, BLOCKER)
                 hand[q * 3 + 2] += 1
                 break
         return evolve(
@@ -449,7 +434,7 @@ class Rules(LegalActions):
                 active,
                 offer.own,
             )
-        _remove_fighter(units, occupied, dead, dead_at)
+        _remove_unit(units, occupied, dead, dead_at, FIGHTER)
         hand[dead * 3 + 1] += 1
         self._enter_after_fight(units, hand, occupied, survivor, survivor_at, offer.target)
         return evolve(
@@ -591,12 +576,18 @@ def _side_rank(
     return (sum(points[q] for q in side), active in side, -min(order.index(q) for q in side))
 
 
-def _remove_fighter(units: list[int], occupied: list[int], q: int, loc: int) -> None:
-    """One fighter of ``q`` leaves ``loc`` (to fight or die)."""
-    k = q * STRIDE + loc * 3 + 1
+def _add_unit(units: list[int], occupied: list[int], q: int, loc: int, t: int) -> None:
+    """One unit of type ``t`` of ``q`` arrives at ``loc`` (counts and occupancy mask)."""
+    units[q * STRIDE + loc * 3 + t] += 1
+    occupied[q * 3 + t] |= 1 << loc
+
+
+def _remove_unit(units: list[int], occupied: list[int], q: int, loc: int, t: int) -> None:
+    """One unit of type ``t`` of ``q`` leaves ``loc``; its bit goes with the last one."""
+    k = q * STRIDE + loc * 3 + t
     units[k] -= 1
     if not units[k]:
-        occupied[q * 3 + 1] &= ~(1 << loc)
+        occupied[q * 3 + t] &= ~(1 << loc)
 
 
 def _rotate_ring(mask: int, start: int, right: bool) -> int:

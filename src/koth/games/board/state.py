@@ -8,7 +8,7 @@ from typing import Final
 
 from koth.core.fastdata import fast_constructors
 from koth.games.board.actions import Ally
-from koth.games.board.board import NUM_LOCS
+from koth.games.board.board import NUM_LOCS, STRIDE
 
 
 class Phase(enum.IntEnum):
@@ -61,17 +61,13 @@ FIELD_NAMES: Final = (
 )
 
 
-#: entries of ``BoardState.units`` per player: a count per location and unit type
-UNITS_STRIDE: Final = NUM_LOCS * 3
-
-
 def occupancy_masks(units: tuple[int, ...]) -> tuple[int, ...]:
     """``BoardState.occupied`` computed from ``units``: per player and unit type
     (``[player * 3 + unit_type]``), the mask of the locations holding such a unit."""
     masks = [0] * (len(units) // NUM_LOCS)
     for k, count in enumerate(units):
         if count:
-            player, rest = divmod(k, UNITS_STRIDE)
+            player, rest = divmod(k, STRIDE)
             masks[player * 3 + rest % 3] |= 1 << rest // 3
     return tuple(masks)
 
