@@ -268,7 +268,7 @@ def evolve(
     )
 
 
-#: the ``evolve`` above in either build (the tests check that both builds' agree)
+#: the ``evolve`` above in either build (the tests check that the two agree)
 evolve_compiled: Final = evolve
 
 if __file__.endswith(".py"):
