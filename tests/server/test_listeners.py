@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from koth.server.games.live import LiveHub
 from koth.server.listeners import Listeners
-from koth.server.services.live import LiveHub
 
 
 class RecordingSink:

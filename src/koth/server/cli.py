@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -31,10 +31,8 @@ def serve_command(
     from koth.server.app import create_app
     from koth.server.settings import Settings
 
-    overrides = {
-        k: v for k, v in {"host": host, "port": port, "database": database}.items() if v is not None
-    }
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    given: dict[str, Any] = {"host": host, "port": port, "database": database}
+    settings = Settings(**{k: v for k, v in given.items() if v is not None})
     app = create_app(settings)
     url = settings.database_url()
     shown = url.split("@")[-1] if "@" in url else url

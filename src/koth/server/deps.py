@@ -1,4 +1,9 @@
-"""FastAPI dependencies, as ``Annotated`` aliases for route signatures."""
+"""FastAPI dependencies, as ``Annotated`` aliases for the signatures of every route,
+page and WebSocket.
+
+Every dependency is ``async def``: FastAPI runs a plain ``def`` dependency in a worker
+thread, two thread hops per request that cost more than answering a quiz answer.
+"""
 
 from __future__ import annotations
 
@@ -9,46 +14,77 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
-from koth.server.services.games import GameService
+from koth.server.games.service import GameService
+from koth.server.quiz.live import LiveEvent
+from koth.server.quiz.service import QuizService
 from koth.server.settings import Settings
 
 
-def get_service(connection: HTTPConnection) -> GameService:
-    service: GameService = connection.app.state.service
-    return service
-
-
-def get_settings(connection: HTTPConnection) -> Settings:
+async def get_settings(connection: HTTPConnection) -> Settings:
     settings: Settings = connection.app.state.settings
     return settings
 
 
-def get_templates(connection: HTTPConnection) -> Jinja2Templates:
+async def get_templates(connection: HTTPConnection) -> Jinja2Templates:
     templates: Jinja2Templates = connection.app.state.templates
     return templates
 
 
-_bearer = HTTPBearer(
+async def get_games(connection: HTTPConnection) -> GameService:
+    service: GameService = connection.app.state.games
+    return service
+
+
+async def get_quiz(connection: HTTPConnection) -> QuizService:
+    service: QuizService = connection.app.state.quiz
+    return service
+
+
+_seat_bearer = HTTPBearer(
     auto_error=False,
     scheme_name="SeatToken",
     description="The secret seat token of a join link; without it you are a spectator.",
 )
+_quiz_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="QuizToken",
+    description="The host token (judge console) or a team token (team page).",
+)
 
 
-def get_seat_token(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+async def get_seat_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_seat_bearer)],
 ) -> str | None:
     return credentials.credentials if credentials is not None else None
 
 
-def base_url(connection: HTTPConnection) -> str:
-    """Where join links point: the configured public URL or the one the client used."""
-    settings = get_settings(connection)
+async def get_quiz_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_quiz_bearer)],
+) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+async def get_base_url(connection: HTTPConnection) -> str:
+    """Where links point: the configured public URL or the one the client used."""
+    settings: Settings = connection.app.state.settings
     return (settings.public_url or str(connection.base_url)).rstrip("/")
 
 
-ServiceDep = Annotated[GameService, Depends(get_service)]
+async def get_host_event(
+    event_id: str,
+    quiz: Annotated[QuizService, Depends(get_quiz)],
+    token: Annotated[str | None, Depends(get_quiz_token)],
+) -> LiveEvent:
+    """The quiz event whose host token was presented (checked before the request body,
+    so a stranger learns nothing of what a command would need)."""
+    return await quiz.host_event(event_id, token)
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TemplatesDep = Annotated[Jinja2Templates, Depends(get_templates)]
+GamesDep = Annotated[GameService, Depends(get_games)]
+QuizDep = Annotated[QuizService, Depends(get_quiz)]
 SeatTokenDep = Annotated[str | None, Depends(get_seat_token)]
-BaseUrlDep = Annotated[str, Depends(base_url)]
+QuizTokenDep = Annotated[str | None, Depends(get_quiz_token)]
+BaseUrlDep = Annotated[str, Depends(get_base_url)]
+HostEventDep = Annotated[LiveEvent, Depends(get_host_event)]

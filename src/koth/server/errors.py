@@ -1,9 +1,20 @@
-"""API errors: each has an HTTP status and a stable code; all reach clients as
-``{"error": {"code": ..., "message": ..., "rule": ...}}``."""
+"""The web app's errors: domain errors raised in the features, HTTP only at the edge.
+
+Services, stores and the quiz fold raise the classes below (all :class:`KothError`, like
+the rules' own typed errors); none of them knows about HTTP. :data:`ERROR_TABLE` maps
+every error class to its HTTP status and its stable code, and :class:`ErrorCode` lists
+every code a client can receive, once. Clients get ``{"error": {"code", "message",
+"rule"?}}``.
+"""
 
 from __future__ import annotations
 
+import enum
+from dataclasses import dataclass
 from http import HTTPStatus
+from typing import Any
+
+from pydantic import BaseModel, Field
 
 from koth.core.errors import (
     GameOverError,
@@ -15,83 +26,225 @@ from koth.core.errors import (
 )
 
 
-class ApiError(KothError):
-    """An error with an HTTP status and a machine-readable code."""
+class ErrorCode(enum.StrEnum):
+    """Every stable machine-readable error code of the API."""
 
-    status: int = HTTPStatus.BAD_REQUEST
-    code: str = "bad_request"
+    BAD_REQUEST = "bad_request"
+    MALFORMED_REQUEST = "malformed_request"
+    INVALID_PARAMS = "invalid_params"
+    INVALID_REQUEST = "invalid_request"
+    INVALID_ACTION = "invalid_action"
+    ILLEGAL_ACTION = "illegal_action"
+    FORBIDDEN = "forbidden"
+    NOT_FOUND = "not_found"
+    UNKNOWN_GAME = "unknown_game"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    STALE = "stale"
+    NOT_YOUR_TURN = "not_your_turn"
+    GAME_OVER = "game_over"
+    ALREADY_SUBMITTED = "already_submitted"
+    NOT_FINISHED = "not_finished"
+    WRONG_PHASE = "wrong_phase"
+    ANSWERING_CLOSED = "answering_closed"
+    ALREADY_ANSWERED = "already_answered"
+    NAME_TAKEN = "name_taken"
+    JOIN_CLOSED = "join_closed"
+    STORAGE_UNAVAILABLE = "storage_unavailable"
+    HTTP_ERROR = "http_error"
+
+
+class ServerError(KothError):
+    """A refused request of the web app (domain level: no HTTP here)."""
 
     def __init__(self, message: str, *, rule: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
 
+
+class NotFoundError(ServerError):
+    """No such game, quiz event, join code, team or answer."""
+
+
+class UnknownGameError(NotFoundError):
+    """No game of that name is registered."""
+
+
+class ForbiddenError(ServerError):
+    """A missing or wrong token, or acting for a seat or team one does not hold."""
+
+
+class StaleVersionError(ServerError):
+    """The action was based on an older version of the game than the stored one."""
+
+
+class AlreadySubmittedError(ServerError):
+    """The seat has already submitted its secret action at this simultaneous node."""
+
+
+class NotFinishedError(ServerError):
+    """What was asked for exists only once the game is over."""
+
+
+class WrongPhaseError(ServerError):
+    """The request does not fit the quiz event's phase (not started, no open question...)."""
+
+
+class AnsweringClosedError(ServerError):
+    """The answer came before answering opened or after it closed."""
+
+
+class AlreadyAnsweredError(ServerError):
+    """The team (or this submission id) has already answered the question."""
+
+
+class NameTakenError(ServerError):
+    """A team of that name has joined already (or a join code collided)."""
+
+
+class JoinClosedError(ServerError):
+    """The event no longer takes new teams."""
+
+
+class InvalidRequestError(ServerError):
+    """A well-formed request whose values cannot be used (a quiz setting, a team name)."""
+
+
+class MalformedRequestError(ServerError):
+    """The request body or query does not have the documented shape."""
+
+
+class StorageUnavailableError(ServerError):
+    """The database refused the write; nothing was acknowledged. Retry."""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorKind:
+    status: HTTPStatus
+    code: ErrorCode
+    description: str
+
+
+#: error class -> HTTP status and code; looked up along the class's MRO, so a subclass
+#: without its own row gets its parent's
+ERROR_TABLE: dict[type[KothError], ErrorKind] = {
+    NotFoundError: ErrorKind(HTTPStatus.NOT_FOUND, ErrorCode.NOT_FOUND, "no such resource"),
+    UnknownGameError: ErrorKind(
+        HTTPStatus.NOT_FOUND, ErrorCode.UNKNOWN_GAME, "no game of that name"
+    ),
+    ForbiddenError: ErrorKind(HTTPStatus.FORBIDDEN, ErrorCode.FORBIDDEN, "missing or wrong token"),
+    StaleVersionError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.STALE, "the game has moved on: reload and retry"
+    ),
+    AlreadySubmittedError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.ALREADY_SUBMITTED, "this seat has already chosen"
+    ),
+    NotFinishedError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.NOT_FINISHED, "only once the game is over"
+    ),
+    WrongPhaseError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.WRONG_PHASE, "not possible at this point of the event"
+    ),
+    AnsweringClosedError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.ANSWERING_CLOSED, "answering is not open"
+    ),
+    AlreadyAnsweredError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.ALREADY_ANSWERED, "only the first answer counts"
+    ),
+    NameTakenError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.NAME_TAKEN, "a team of that name has joined"
+    ),
+    JoinClosedError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.JOIN_CLOSED, "the event takes no new teams"
+    ),
+    InvalidRequestError: ErrorKind(
+        HTTPStatus.UNPROCESSABLE_ENTITY, ErrorCode.INVALID_REQUEST, "values that cannot be used"
+    ),
+    MalformedRequestError: ErrorKind(
+        HTTPStatus.UNPROCESSABLE_ENTITY,
+        ErrorCode.MALFORMED_REQUEST,
+        "the request does not have the documented shape",
+    ),
+    StorageUnavailableError: ErrorKind(
+        HTTPStatus.SERVICE_UNAVAILABLE,
+        ErrorCode.STORAGE_UNAVAILABLE,
+        "the database refused the write; nothing was stored: retry",
+    ),
+    GameOverError: ErrorKind(HTTPStatus.CONFLICT, ErrorCode.GAME_OVER, "the game is over"),
+    NotYourTurnError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.NOT_YOUR_TURN, "this seat is not to move"
+    ),
+    IllegalActionError: ErrorKind(
+        HTTPStatus.BAD_REQUEST, ErrorCode.ILLEGAL_ACTION, "the action breaks a rule"
+    ),
+    InvalidActionError: ErrorKind(
+        HTTPStatus.BAD_REQUEST, ErrorCode.INVALID_ACTION, "not an action of this game"
+    ),
+    InvalidParamsError: ErrorKind(
+        HTTPStatus.UNPROCESSABLE_ENTITY, ErrorCode.INVALID_PARAMS, "invalid game parameters"
+    ),
+    KothError: ErrorKind(HTTPStatus.BAD_REQUEST, ErrorCode.BAD_REQUEST, "refused"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ApiError:
+    """An error as a client receives it."""
+
+    status: int
+    code: ErrorCode
+    message: str
+    rule: str | None = None
+
     def to_json(self) -> dict[str, object]:
-        body: dict[str, object] = {"code": self.code, "message": self.message}
+        body: dict[str, object] = {"code": self.code.value, "message": self.message}
         if self.rule is not None:
             body["rule"] = self.rule
         return {"error": body}
 
 
-class NotFoundError(ApiError):
-    status = HTTPStatus.NOT_FOUND
-    code = "not_found"
-
-
-class UnknownGameError(ApiError):
-    status = HTTPStatus.NOT_FOUND
-    code = "unknown_game"
-
-
-class ForbiddenError(ApiError):
-    """A missing or wrong seat token, or acting for a seat one does not hold."""
-
-    status = HTTPStatus.FORBIDDEN
-    code = "forbidden"
-
-
-class StaleVersionError(ApiError):
-    """The action was based on an older version of the game than the stored one."""
-
-    status = HTTPStatus.CONFLICT
-    code = "stale"
-
-
-class AlreadySubmittedError(ApiError):
-    status = HTTPStatus.CONFLICT
-    code = "already_submitted"
-
-
-class NotFinishedError(ApiError):
-    status = HTTPStatus.CONFLICT
-    code = "not_finished"
-
-
-class MalformedRequestError(ApiError):
-    status = HTTPStatus.UNPROCESSABLE_ENTITY
-    code = "malformed_request"
+def kind_of(exc_type: type[KothError]) -> ErrorKind:
+    for cls in exc_type.__mro__:
+        kind = ERROR_TABLE.get(cls)
+        if kind is not None:
+            return kind
+    return ERROR_TABLE[KothError]  # pragma: no cover (KothError is in every MRO)
 
 
 def api_error_from(exc: KothError) -> ApiError:
-    """The API error for a typed error of the rules (order matters: subclasses first)."""
-    if isinstance(exc, ApiError):
-        return exc
+    """The status, code, message and rule a client gets for ``exc``."""
+    kind = kind_of(type(exc))
+    message = exc.message if isinstance(exc, ServerError) else str(exc)
     rule = getattr(exc, "rule", None)
-    if isinstance(exc, GameOverError):
-        return _with(HTTPStatus.CONFLICT, "game_over", str(exc), rule)
-    if isinstance(exc, NotYourTurnError):
-        return _with(HTTPStatus.CONFLICT, "not_your_turn", str(exc), rule)
-    if isinstance(exc, IllegalActionError):
-        return _with(HTTPStatus.BAD_REQUEST, "illegal_action", str(exc), rule)
-    if isinstance(exc, InvalidActionError):
-        return _with(HTTPStatus.BAD_REQUEST, "invalid_action", str(exc), None)
-    if isinstance(exc, InvalidParamsError):
-        return _with(HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_params", str(exc), None)
-    return _with(HTTPStatus.BAD_REQUEST, "bad_request", str(exc), rule)
+    return ApiError(int(kind.status), kind.code, message, rule if isinstance(rule, str) else None)
 
 
-def _with(status: int, code: str, message: str, rule: str | None) -> ApiError:
-    error = ApiError(message, rule=rule)
-    error.status = status
-    error.code = code
-    return error
+class ErrorBody(BaseModel):
+    code: ErrorCode = Field(description="stable machine-readable code, e.g. stale")
+    message: str
+    rule: str | None = Field(
+        default=None, description="the rule an illegal action breaks, if known"
+    )
+
+
+class ErrorResponse(BaseModel):
+    """The body of every error response."""
+
+    error: ErrorBody
+
+
+def error_responses(*errors: type[KothError]) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for routes that may raise ``errors``: one entry per status,
+    naming its codes."""
+    by_status: dict[int, list[ErrorKind]] = {}
+    for error in errors:
+        kind = kind_of(error)
+        if kind not in by_status.setdefault(int(kind.status), []):
+            by_status[int(kind.status)].append(kind)
+    return {
+        status: {
+            "model": ErrorResponse,
+            "description": "; ".join(f"`{k.code}`: {k.description}" for k in kinds),
+        }
+        for status, kinds in sorted(by_status.items())
+    }

@@ -179,3 +179,13 @@ def run_scenario(api: QuizApi) -> None:
             assert result["standings"]["king"] == "Bears"
         if number == 6:
             assert result["standings"]["king"] == "Owls"  # before the appeal
+
+
+def values_of(key: str, body: Any) -> list[Any]:
+    """Every value set for ``key`` anywhere in ``body`` (null counts as not set)."""
+    if isinstance(body, dict):
+        found = [v for k, v in body.items() if k == key and v is not None]
+        return found + [x for v in body.values() for x in values_of(key, v)]
+    if isinstance(body, list):
+        return [x for v in body for x in values_of(key, v)]
+    return []

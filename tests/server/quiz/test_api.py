@@ -210,7 +210,7 @@ def test_timer_pause_extend_and_expiry(api: QuizApi, client: TestClient) -> None
     assert extended["phase"]["stage"] == "answering"
     assert 29 < extended["phase"]["timer"]["remaining"] <= 30
     api.answer("B", 1, RIGHT)
-    assert api.cmd("extend", expect=422)["error"]["code"] == "invalid_request"
+    assert api.cmd("extend", expect=422)["error"]["code"] == "malformed_request"
     api.cmd("close_answering")
     assert api.cmd("close_answering", expect=409)["error"]["code"] == "wrong_phase"
     assert api.cmd("extend", expect=409, seconds=5)["error"]["code"] == "wrong_phase"
@@ -230,7 +230,7 @@ def test_judging_groups_resolve_and_appeal(api: QuizApi) -> None:
     assert set(groups) == {"paris", "rome"} and len(groups["paris"]["teams"]) == 3
     assert api.cmd("resolve", expect=409)["error"]["code"] == "wrong_phase"
     assert api.cmd("judge", expect=404, key="london", correct=True)["error"]["code"] == "not_found"
-    assert api.cmd("judge", expect=422, key="paris")["error"]["code"] == "invalid_request"
+    assert api.cmd("judge", expect=422, key="paris")["error"]["code"] == "malformed_request"
     api.cmd("judge", key="paris", correct=True)
     assert api.team_view("A")["me"]["answer"]["status"] == "right"
     assert api.team_view("D")["me"]["answer"]["status"] == "accepted"
@@ -244,7 +244,9 @@ def test_judging_groups_resolve_and_appeal(api: QuizApi) -> None:
     assert api.cmd("resolve", expect=409)["error"]["code"] == "wrong_phase"
     assert api.cmd("appeal", expect=404, question=1, team="Z", correct=True)
     assert api.cmd("appeal", expect=409, question=2, team="A", correct=True)
-    assert api.cmd("appeal", expect=422, question=1, team="A")["error"]["code"] == "invalid_request"
+    assert (
+        api.cmd("appeal", expect=422, question=1, team="A")["error"]["code"] == "malformed_request"
+    )
     appealed = api.cmd("appeal", question=1, team="D", correct=True, comment="synonym")
     lines = {t["name"]: t for t in appealed["standings"]["teams"]}
     assert lines["D"]["points"] == 1 and lines["D"]["position"] == 1
@@ -280,7 +282,7 @@ def test_partner_flag_break_and_wrong_phase_commands(api: QuizApi) -> None:
     assert api.cmd("break")["phase"]["stage"] == "between"
     assert api.cmd("lightning", expect=400, teams=["A", "B"])["error"]["rule"] == "Q29"
     assert api.cmd("start", expect=409)["error"]["code"] == "wrong_phase"
-    assert api.client.post(api.url("judge/explode"), json={}, headers=api.host).status_code == 422
+    assert api.client.post(api.url("judge/explode"), json={}, headers=api.host).status_code == 404
 
 
 def test_lightning_round_settles_a_prize_tie(api: QuizApi) -> None:

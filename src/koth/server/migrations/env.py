@@ -1,4 +1,4 @@
-"""Alembic environment: run by koth.server.store.database.migrate with a live connection
+"""Alembic environment: run by koth.server.database.migrate with a live connection
 (``config.attributes["connection"]``), or standalone with ``sqlalchemy.url`` set."""
 
 from __future__ import annotations
@@ -6,7 +6,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from koth.server.store.models import Base
+from koth.server.database import Base
+from koth.server.games import store as _games_store  # noqa: F401  (registers its tables)
+from koth.server.quiz import store as _quiz_store  # noqa: F401  (registers its tables)
 
 config = context.config
 target_metadata = Base.metadata

@@ -7,8 +7,13 @@ import csv
 import io
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from koth.server.quiz.model import EventModel, Part, Question
+from koth.server.quiz.schemas import ProtocolDocument
 from koth.server.quiz.views import results_document
+
+_PROTOCOL: TypeAdapter[ProtocolDocument] = TypeAdapter(ProtocolDocument)
 
 CSV_COLUMNS = [
     "part",
@@ -70,8 +75,13 @@ def _spurs(part: Part) -> dict[str, list[int]]:
     return {t: sorted(c) for t, c in part.config.spurs.items() if c}
 
 
-def protocol_document(model: EventModel) -> dict[str, Any]:
-    """The event as a protocol of the quiz engine (docs/rules/quiz.md, Q32)."""
+def protocol_document(model: EventModel) -> ProtocolDocument:
+    """The event as a protocol of the quiz engine (docs/rules/quiz.md, Q32); checked
+    against the protocol's own schema, so an export always scores."""
+    return _PROTOCOL.validate_python(_protocol(model))
+
+
+def _protocol(model: EventModel) -> dict[str, Any]:
     settings = model.config
     common: dict[str, Any] = {
         "steps": settings.steps,
@@ -119,33 +129,37 @@ def results_csv(model: EventModel) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for part in doc["parts"]:
-        places = {t["name"]: t["place"] for t in part["standings"]["teams"]}
-        for q in part["questions"]:
-            for row in q["rows"]:
+    for part in doc.parts:
+        places = {t.name: t.place for t in part.standings.teams}
+        for q in part.questions:
+            for row in q.rows:
                 writer.writerow(
                     {
-                        "part": part["name"],
-                        "question": q["question"],
-                        "team": row["team"],
-                        "place": places.get(row["team"], ""),
-                        "declaration": row["declaration"],
-                        "late_declaration": " ".join(row["late"]),
-                        "answer": _cell(row.get("answer") or ""),
-                        "time_s": "" if row["time"] is None else row["time"],
-                        "correct": _yes_no(row["correct"]),
-                        "steps": row.get("steps", ""),
-                        "points_gained": row.get("gained", ""),
-                        "position": row.get("position", ""),
-                        "points": row.get("points", ""),
-                        "spur": _yes_no(row.get("spur")),
-                        "partner": _yes_no(q["partner"]),
-                        "king": _yes_no(row.get("king")),
-                        "void": _yes_no(row["void"]),
-                        "notes": "; ".join(row.get("notes", [])),
+                        "part": part.name,
+                        "question": q.question,
+                        "team": row.team,
+                        "place": places.get(row.team, ""),
+                        "declaration": row.declaration,
+                        "late_declaration": " ".join(row.late),
+                        "answer": _cell(row.answer or ""),
+                        "time_s": _blank(row.time),
+                        "correct": _yes_no(row.correct),
+                        "steps": _blank(row.steps),
+                        "points_gained": _blank(row.gained),
+                        "position": _blank(row.position),
+                        "points": _blank(row.points),
+                        "spur": _yes_no(row.spur),
+                        "partner": _yes_no(q.partner),
+                        "king": _yes_no(row.king),
+                        "void": _yes_no(row.void),
+                        "notes": "; ".join(row.notes),
                     }
                 )
     return buffer.getvalue()
+
+
+def _blank(value: object) -> object:
+    return "" if value is None else value
 
 
 def _cell(text: str) -> str:

@@ -24,13 +24,16 @@ from collections.abc import Callable
 from typing import Any
 
 from koth.core.errors import KothError
+from koth.server.errors import StorageUnavailableError
 from koth.server.listeners import Listener, Listeners, Sink
 from koth.server.quiz import ops, views
-from koth.server.quiz.errors import StorageError
 from koth.server.quiz.model import EventModel
+from koth.server.quiz.schemas import JudgeMessage, ProjectorMessage, TeamMessage
 from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
 
 log = logging.getLogger(__name__)
+
+QuizMessage = TeamMessage | ProjectorMessage | JudgeMessage
 
 #: ops folded and committed together at most
 MAX_BATCH = 500
@@ -100,7 +103,9 @@ class LiveEvent:
                         continue
                     except Exception as exc:  # a defect: do not trust the model any more
                         log.exception("quiz op %s failed", op.kind)
-                        error = StorageError(f"internal error: {exc}; nothing was stored")
+                        error = StorageUnavailableError(
+                            f"internal error: {exc}; nothing was stored"
+                        )
                         for _op, other, _seq in [(op, future, 0), *done]:
                             if not other.done():
                                 other.set_exception(error)
@@ -117,7 +122,11 @@ class LiveEvent:
                 except Exception as exc:
                     log.warning("quiz log append failed: %s", exc)
                     await self._reload()
-                    error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
+                    error = (
+                        exc
+                        if isinstance(exc, StorageUnavailableError)
+                        else StorageUnavailableError(str(exc))
+                    )
                     for _op, future, _seq in done:
                         if not future.done():
                             future.set_exception(error)
@@ -139,10 +148,10 @@ class LiveEvent:
         async with self.lock:
             return build(self.model, time.time())
 
-    def message_for(self, key: str, now: float) -> dict[str, Any]:
+    def message_for(self, key: str, now: float) -> QuizMessage:
         """The one message of audience ``key`` (a team, the projector or the judge)."""
         if key == JUDGE:
-            return views.judge_message(self.model, now)
+            return views.judge_message(self.model, now, self.stored.join_code)
         if key == PROJECTOR:
             return views.projector_message(self.model, now)
         return views.team_message(self.model, key.removeprefix("team:"), now)
@@ -218,7 +227,7 @@ class LiveEvent:
                 continue
             async with self.lock:
                 now = time.time()
-                messages = {key: self.message_for(key, now) for key in keys}
+                messages = {key: self.message_for(key, now).model_dump(mode="json") for key in keys}
             await self._listeners.deliver(messages)
 
     def notify_after_write(self) -> None:

@@ -33,15 +33,15 @@ from koth.games.quiz import BreakTaken as EngineBreak
 from koth.games.quiz import LightningQuestion as EngineLightning
 from koth.games.quiz import QuestionOpened as EngineOpened
 from koth.games.quiz.events import LightningAnswer
-from koth.server.quiz import ops
-from koth.server.quiz.errors import (
+from koth.server.errors import (
     AlreadyAnsweredError,
     AnsweringClosedError,
-    InvalidQuizRequestError,
+    InvalidRequestError,
     NameTakenError,
     NotFoundError,
-    QuizConflictError,
+    WrongPhaseError,
 )
+from koth.server.quiz import ops
 
 
 @dataclass
@@ -172,7 +172,7 @@ class EventModel:
     @property
     def config(self) -> ops.EventSettings:
         if self.settings is None:
-            raise QuizConflictError("the event has not been created")
+            raise WrongPhaseError("the event has not been created")
         return self.settings
 
     @property
@@ -197,14 +197,14 @@ class EventModel:
     def current_part(self) -> Part:
         part = self.part
         if part is None:
-            raise QuizConflictError("the game has not started yet")
+            raise WrongPhaseError("the game has not started yet")
         return part
 
     def open_question(self) -> tuple[Part, Question]:
         part = self.current_part()
         q = part.open_question
         if q is None:
-            raise QuizConflictError("no question is open")
+            raise WrongPhaseError("no question is open")
         return part, q
 
     def next_part_teams(self) -> tuple[str, list[str]] | None:
@@ -229,9 +229,9 @@ class EventModel:
         """Validate ``op`` and fold it in as log row ``seq``; raises and changes nothing
         when the op is not allowed now."""
         if seq != self.seq + 1:
-            raise QuizConflictError(f"log row {seq} follows row {self.seq}")
+            raise WrongPhaseError(f"log row {seq} follows row {self.seq}")
         if self.settings is None and not isinstance(op, ops.Created):
-            raise QuizConflictError("the first log row must create the event")
+            raise WrongPhaseError("the first log row must create the event")
         handler = getattr(self, f"_on_{op.kind}")
         handler(op, seq)
         self.seq = seq
@@ -243,7 +243,7 @@ class EventModel:
     # ------------------------------------------------------------------ handlers
     def _on_created(self, op: ops.Created, _seq: int) -> None:
         if self.settings is not None:
-            raise QuizConflictError("the event already exists")
+            raise WrongPhaseError("the event already exists")
         check_settings(op.settings)
         self.settings = op.settings
         self.spur_seed = op.spur_seed
@@ -260,9 +260,9 @@ class EventModel:
                 "move it to this phone"
             )
         if existing is None and self.started:
-            raise QuizConflictError("the game has started: new teams can no longer join")
+            raise WrongPhaseError("the game has started: new teams can no longer join")
         if op.token_hash is not None and op.token_hash in self.by_token:
-            raise InvalidQuizRequestError("token already in use")
+            raise InvalidRequestError("token already in use")
         team = existing or Team(name)
         if op.token_hash is not None:
             team.token_hashes.add(op.token_hash)
@@ -275,21 +275,21 @@ class EventModel:
         if team is None:
             raise NotFoundError(f"no team {op.team!r}")
         if op.token_hash in self.by_token:
-            raise InvalidQuizRequestError("token already in use")
+            raise InvalidRequestError("token already in use")
         team.token_hashes.add(op.token_hash)
         self.by_token[op.token_hash] = op.team
 
     def _on_part_started(self, op: ops.PartStarted, _seq: int) -> None:
         wanted = self.next_part_teams()
         if wanted is None:
-            raise QuizConflictError("every part of the event has been played")
+            raise WrongPhaseError("every part of the event has been played")
         part = self.part
         if part is not None and not part.settled:
             why = "is still running" if not part.state.finished else "has an unsettled tie"
-            raise QuizConflictError(f"{part.name} {why}: play the lightning round first")
+            raise WrongPhaseError(f"{part.name} {why}: play the lightning round first")
         name, teams = wanted
         if op.name != name or list(op.teams) != teams:
-            raise QuizConflictError(f"the next part is {name} with teams {teams}")
+            raise WrongPhaseError(f"the next part is {name} with teams {teams}")
         config = part_config(self.config, len(self.parts), op.teams, op.spurs)
         self.parts.append(Part(name, config, initial_state(config)))
 
@@ -319,43 +319,43 @@ class EventModel:
     def _on_answering_opened(self, op: ops.AnsweringOpened, _seq: int) -> None:
         _part, q = self._question(op.question)
         if q.locked_at is None:
-            raise QuizConflictError("read the question (lock declarations) before answering opens")
+            raise WrongPhaseError("read the question (lock declarations) before answering opens")
         if op.seconds <= 0:
-            raise InvalidQuizRequestError("the answering time must be positive")
+            raise InvalidRequestError("the answering time must be positive")
         q.timer = Timer(op.seconds, op.at)
 
     def _timer(self, question: int) -> Timer:
         _part, q = self._question(question)
         if q.timer is None:
-            raise QuizConflictError("answering has not been opened")
+            raise WrongPhaseError("answering has not been opened")
         return q.timer
 
     def _on_timer_paused(self, op: ops.TimerPaused, _seq: int) -> None:
         timer = self._timer(op.question)
         if not timer.is_open(op.at) or timer.paused_at is not None:
-            raise QuizConflictError("the timer is not running")
+            raise WrongPhaseError("the timer is not running")
         timer.paused_at = op.at
 
     def _on_timer_resumed(self, op: ops.TimerResumed, _seq: int) -> None:
         timer = self._timer(op.question)
         if timer.paused_at is None or timer.closed_at is not None:
-            raise QuizConflictError("the timer is not paused")
+            raise WrongPhaseError("the timer is not paused")
         timer.paused_total += max(0.0, op.at - timer.paused_at)
         timer.paused_at = None
 
     def _on_timer_extended(self, op: ops.TimerExtended, _seq: int) -> None:
         timer = self._timer(op.question)
         if timer.closed_at is not None:
-            raise QuizConflictError("answering was closed; open it again instead")
+            raise WrongPhaseError("answering was closed; open it again instead")
         if op.seconds <= 0:
-            raise InvalidQuizRequestError("an extension must be positive")
+            raise InvalidRequestError("an extension must be positive")
         # after the time ran out, the extension counts from now, not from the old end
         timer.seconds = max(timer.seconds, timer.elapsed(op.at)) + op.seconds
 
     def _on_answering_closed(self, op: ops.AnsweringClosed, _seq: int) -> None:
         timer = self._timer(op.question)
         if timer.closed_at is not None:
-            raise QuizConflictError("answering is already closed")
+            raise WrongPhaseError("answering is already closed")
         timer.closed_at = op.at
 
     def _on_answered(self, op: ops.Answered, seq: int) -> None:
@@ -368,7 +368,7 @@ class EventModel:
         self._plays(part, op.team)
         text = op.text.strip()
         if not text or len(text) > ops.ANSWER_MAX:
-            raise InvalidQuizRequestError(
+            raise InvalidRequestError(
                 f"an answer has 1 to {ops.ANSWER_MAX} characters (got {len(text)})"
             )
         if op.submission_id in self.submissions:
@@ -389,7 +389,7 @@ class EventModel:
                     "after the time was up and was not accepted"
                 )
         elif q.locked_at is None:
-            raise QuizConflictError("the question has not been read yet")
+            raise WrongPhaseError("the question has not been read yet")
         assert q.locked_at is not None
         time = round(max(0.0, op.at - q.locked_at), 3)
         part.state = _engine(part.state, [AnswerReceived(op.question, op.team, time)])
@@ -410,7 +410,7 @@ class EventModel:
     def _on_judged(self, op: ops.Judged, _seq: int) -> None:
         part, q = self._question(op.question)
         if not op.teams:
-            raise InvalidQuizRequestError("no answer to judge")
+            raise InvalidRequestError("no answer to judge")
         events: list[QuizEvent] = []
         for team in op.teams:
             answer = q.answers.get(team)
@@ -433,7 +433,7 @@ class EventModel:
         part, q = self._question(op.question)
         unjudged = sorted(t for t, a in q.answers.items() if a.judged is None)
         if unjudged:
-            raise QuizConflictError(
+            raise WrongPhaseError(
                 f"{len(unjudged)} answer(s) are not judged yet (e.g. team {unjudged[0]}); "
                 "judge every answer before resolving the question"
             )
@@ -444,12 +444,12 @@ class EventModel:
     def _on_corrected(self, op: ops.Corrected, _seq: int) -> None:
         part = self.current_part()
         if len(op.comment) > ops.COMMENT_MAX:
-            raise InvalidQuizRequestError(f"a comment has at most {ops.COMMENT_MAX} characters")
+            raise InvalidRequestError(f"a comment has at most {ops.COMMENT_MAX} characters")
         if (
             not 1 <= op.question <= len(part.questions)
             or not part.questions[op.question - 1].resolved
         ):
-            raise QuizConflictError(
+            raise WrongPhaseError(
                 f"question {op.question} is not a closed question of {part.name}; "
                 "while a question is open, judge it again instead"
             )
@@ -488,7 +488,7 @@ class EventModel:
         part = self.current_part()
         unknown = [t for t in op.right if t not in op.teams]
         if unknown:
-            raise InvalidQuizRequestError(f"team {unknown[0]} is not in this lightning question")
+            raise InvalidRequestError(f"team {unknown[0]} is not in this lightning question")
         answers = {t: LightningAnswer(t in op.right) for t in op.teams}
         part.state = _engine(part.state, [EngineLightning(tuple(op.teams), answers)])
         part.lightning.append(op)
@@ -497,13 +497,13 @@ class EventModel:
     def _question(self, number: int) -> tuple[Part, Question]:
         part, q = self.open_question()
         if q.number != number:
-            raise QuizConflictError(f"the open question is question {q.number}, not {number}")
+            raise WrongPhaseError(f"the open question is question {q.number}, not {number}")
         return part, q
 
     @staticmethod
     def _plays(part: Part, team: str) -> None:
         if team not in part.state.index:
-            raise QuizConflictError(f"team {team} does not play in {part.name}")
+            raise WrongPhaseError(f"team {team} does not play in {part.name}")
 
 
 def _engine(state: QuizState, events: Iterable[QuizEvent]) -> QuizState:
@@ -515,7 +515,7 @@ def _engine(state: QuizState, events: Iterable[QuizEvent]) -> QuizState:
 def part_config(
     settings: ops.EventSettings, index: int, teams: list[str], spurs: dict[str, list[int]]
 ) -> QuizConfig:
-    """The engine configuration of part ``index`` (raises InvalidQuizRequestError)."""
+    """The engine configuration of part ``index`` (raises InvalidRequestError)."""
     final = settings.format == "semifinals" and index == 2
     semifinal = settings.format == "semifinals" and index < 2
     questions = settings.final_questions if final and settings.final_questions else None
@@ -532,7 +532,7 @@ def part_config(
     try:
         return make_config(teams, spurs={t: tuple(c) for t, c in spurs.items()}, **options)
     except InvalidParamsError as exc:
-        raise InvalidQuizRequestError(str(exc)) from None
+        raise InvalidRequestError(str(exc)) from None
 
 
 def check_settings(settings: ops.EventSettings) -> None:
@@ -541,7 +541,7 @@ def check_settings(settings: ops.EventSettings) -> None:
     for name in names:
         check_team_name(name)
     if len(set(names)) != len(names):
-        raise InvalidQuizRequestError("a team is listed twice")
+        raise InvalidRequestError("a team is listed twice")
     # spurs may name teams that will join later by phone: checked against the steps now
     names += [ops.clean_name(t) for t in settings.spurs if ops.clean_name(t) not in names]
     teams = names if len(names) >= 2 else [*names, "\u2460", "\u2461"]
@@ -553,6 +553,6 @@ def check_settings(settings: ops.EventSettings) -> None:
 
 def check_team_name(name: str) -> None:
     if not name or name != ops.clean_name(name) or len(name) > ops.TEAM_NAME_MAX:
-        raise InvalidQuizRequestError(
+        raise InvalidRequestError(
             f"a team name has 1 to {ops.TEAM_NAME_MAX} characters without surrounding spaces"
         )

@@ -8,11 +8,10 @@ from urllib.parse import urlparse
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
-from fastapi.templating import Jinja2Templates
 
 from koth.core.errors import KothError
+from koth.server.deps import QuizDep, TemplatesDep
 from koth.server.quiz import i18n
-from koth.server.quiz.routes import QuizDep
 
 router = APIRouter(include_in_schema=False)
 
@@ -23,8 +22,9 @@ def _lang(request: Request) -> str:
     )
 
 
-def _render(request: Request, template: str, **context: Any) -> HTMLResponse:
-    templates: Jinja2Templates = request.app.state.templates
+def _render(
+    request: Request, templates: TemplatesDep, template: str, **context: Any
+) -> HTMLResponse:
     lang = _lang(request)
     strings = i18n.strings(lang)
     other = "ru" if lang == "en" else "en"
@@ -34,15 +34,15 @@ def _render(request: Request, template: str, **context: Any) -> HTMLResponse:
 
 
 @router.get("/quiz", response_class=HTMLResponse)
-async def host_page(request: Request) -> HTMLResponse:
-    return _render(request, "quiz/host.html")
+async def host_page(request: Request, templates: TemplatesDep) -> HTMLResponse:
+    return _render(request, templates, "quiz/host.html")
 
 
 @router.get("/quiz/join", response_class=HTMLResponse)
 async def join_page(
-    request: Request, code: Annotated[str, Query(max_length=16)] = ""
+    request: Request, templates: TemplatesDep, code: Annotated[str, Query(max_length=16)] = ""
 ) -> HTMLResponse:
-    return _render(request, "quiz/join.html", code=code)
+    return _render(request, templates, "quiz/join.html", code=code)
 
 
 @router.get("/quiz/lang/{lang}")
@@ -59,13 +59,12 @@ async def switch_language(
 
 
 async def _event_page(
-    request: Request, quiz: QuizDep, event_id: str, template: str
+    request: Request, templates: TemplatesDep, quiz: QuizDep, event_id: str, template: str
 ) -> HTMLResponse:
     try:
-        live = await quiz.live(event_id)
+        stored = await quiz.stored(event_id)
     except KothError:
         lang = _lang(request)
-        templates: Jinja2Templates = request.app.state.templates
         return templates.TemplateResponse(
             request,
             "error.html",
@@ -74,28 +73,37 @@ async def _event_page(
         )
     return _render(
         request,
+        templates,
         template,
         event_id=event_id,
-        event_title=live.stored.title,
-        join_code=live.stored.join_code,
+        event_title=stored.title,
+        join_code=stored.join_code,
     )
 
 
 @router.get("/quiz/{event_id}/team", response_class=HTMLResponse)
-async def team_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
-    return await _event_page(request, quiz, event_id, "quiz/team.html")
+async def team_page(
+    request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
+) -> HTMLResponse:
+    return await _event_page(request, templates, quiz, event_id, "quiz/team.html")
 
 
 @router.get("/quiz/{event_id}/judge", response_class=HTMLResponse)
-async def judge_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
-    return await _event_page(request, quiz, event_id, "quiz/judge.html")
+async def judge_page(
+    request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
+) -> HTMLResponse:
+    return await _event_page(request, templates, quiz, event_id, "quiz/judge.html")
 
 
 @router.get("/quiz/{event_id}/projector", response_class=HTMLResponse)
-async def projector_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
-    return await _event_page(request, quiz, event_id, "quiz/projector.html")
+async def projector_page(
+    request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
+) -> HTMLResponse:
+    return await _event_page(request, templates, quiz, event_id, "quiz/projector.html")
 
 
 @router.get("/quiz/{event_id}/results", response_class=HTMLResponse)
-async def results_page(request: Request, event_id: str, quiz: QuizDep) -> HTMLResponse:
-    return await _event_page(request, quiz, event_id, "quiz/results.html")
+async def results_page(
+    request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
+) -> HTMLResponse:
+    return await _event_page(request, templates, quiz, event_id, "quiz/results.html")

@@ -1,4 +1,5 @@
-"""The JSON API and the WebSocket of quiz hosting (``/api/quiz/...``).
+"""The JSON API and the WebSocket of quiz hosting (``/api/quiz/...``); every route calls
+the quiz service only.
 
 Who may do what: the host token (Bearer) runs the judge console; a team token acts for
 its team only; the projector and the results after the end need no token.
@@ -6,429 +7,361 @@ its team only; the projector and the results after the end need no token.
 
 from __future__ import annotations
 
-import asyncio
-import io
 import json
 import time
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any
 
-import segno
-from fastapi import APIRouter, Depends, Query, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
-from starlette.requests import HTTPConnection
+from fastapi import APIRouter, Query, Response, WebSocket, WebSocketDisconnect
 
 from koth.core.errors import KothError
-from koth.server.quiz import ops, views
-from koth.server.quiz.errors import ForbiddenError, InvalidQuizRequestError, QuizConflictError
-from koth.server.quiz.export import protocol_document, results_csv
-from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, team_key
-from koth.server.quiz.service import QuizService
-from koth.server.sockets import BAD_HELLO, close_with, close_with_error
+from koth.server.deps import BaseUrlDep, HostEventDep, QuizDep, QuizTokenDep
+from koth.server.errors import (
+    AlreadyAnsweredError,
+    AnsweringClosedError,
+    ForbiddenError,
+    InvalidRequestError,
+    JoinClosedError,
+    MalformedRequestError,
+    NameTakenError,
+    NotFoundError,
+    StorageUnavailableError,
+    WrongPhaseError,
+    error_responses,
+)
+from koth.server.quiz import commands, ops
+from koth.server.quiz.schemas import (
+    AddTeamCommand,
+    AnswerAck,
+    AnswerForTeamCommand,
+    AnswerRequest,
+    AppealCommand,
+    CreatedEventResponse,
+    CredentialsResponse,
+    DeclarationRequest,
+    ExtendCommand,
+    JoinRequest,
+    JudgeCommand,
+    JudgeMessage,
+    LightningCommand,
+    NoArguments,
+    OnQuestion,
+    OpenAnsweringCommand,
+    OpenQuestionCommand,
+    PartnerCommand,
+    ProjectorMessage,
+    ProtocolDocument,
+    RecoverRequest,
+    ResultsDocument,
+    TeamMessage,
+)
+from koth.server.quiz.service import ROLES
+from koth.server.responses import attachment
+from koth.server.sockets import close_bad_hello, close_with_error, receive_hello
 
-router = APIRouter(prefix="/api/quiz", tags=["quiz"])
-
-HELLO_TIMEOUT_S = 10.0
-
-_bearer = HTTPBearer(
-    auto_error=False,
-    scheme_name="QuizToken",
-    description="The host token (judge console) or a team token (team page).",
+#: what any write to an event may be refused with
+WRITE_ERRORS = (NotFoundError, ForbiddenError, WrongPhaseError, StorageUnavailableError)
+COMMAND_ERRORS = error_responses(
+    *WRITE_ERRORS,
+    InvalidRequestError,
+    NameTakenError,
+    AnsweringClosedError,
+    AlreadyAnsweredError,
 )
 
-
-# The dependencies are ``async def``: FastAPI runs a plain ``def`` dependency in a worker
-# thread, two thread hops per request that cost more than the whole answer handling.
-async def get_quiz(connection: HTTPConnection) -> QuizService:
-    service: QuizService = connection.app.state.quiz
-    return service
-
-
-async def get_token(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
-    return credentials.credentials if credentials is not None else None
-
-
-async def base_url(connection: HTTPConnection) -> str:
-    settings = connection.app.state.settings
-    public: str | None = getattr(settings, "public_url", None)
-    return (public or str(connection.base_url)).rstrip("/")
-
-
-QuizDep = Annotated[QuizService, Depends(get_quiz)]
-TokenDep = Annotated[str | None, Depends(get_token)]
-BaseDep = Annotated[str, Depends(base_url)]
-
-
-# ------------------------------------------------------------------ bodies
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class JoinRequest(_Body):
-    code: str = Field(min_length=4, max_length=16)
-    team: str = Field(min_length=1, max_length=ops.TEAM_NAME_MAX + 10)
-
-
-class RecoverRequest(JoinRequest):
-    recovery_code: str = Field(min_length=12, max_length=20)
-
-
-class DeclarationRequest(_Body):
-    question: int = Field(ge=1)
-    declaration: ops.Declaration
-
-
-class AnswerRequest(_Body):
-    question: int = Field(ge=1)
-    text: str = Field(min_length=1, max_length=ops.ANSWER_MAX + 50)
-    submission_id: str = Field(min_length=8, max_length=64, description="client-made, per answer")
-
-
-Command = Literal[
-    "add_team",
-    "start",
-    "open_question",
-    "lock",
-    "open_answering",
-    "pause",
-    "resume",
-    "extend",
-    "close_answering",
-    "judge",
-    "partner",
-    "resolve",
-    "appeal",
-    "break",
-    "lightning",
-    "answer_for_team",
-]
-
-
-class JudgeRequest(_Body):
-    question: int | None = Field(None, ge=1)
-    seconds: float | None = Field(None, gt=0, le=3600)
-    correct: bool | None = None
-    key: str | None = Field(None, max_length=400, description="judge: a group's normalised text")
-    teams: list[str] = Field(default_factory=list, max_length=10_000)
-    team: str | None = Field(None, max_length=ops.TEAM_NAME_MAX)
-    text: str | None = Field(None, max_length=ops.ANSWER_MAX)
-    comment: str = Field("", max_length=ops.COMMENT_MAX)
-    partner: bool | None = None
-    right: list[str] = Field(default_factory=list, max_length=10_000)
+router = APIRouter(
+    prefix="/api/quiz", tags=["quiz"], responses=error_responses(MalformedRequestError)
+)
+judge = APIRouter(prefix="/events/{event_id}/judge", tags=["quiz judge"], responses=COMMAND_ERRORS)
 
 
 # ------------------------------------------------------------------ events
-def _links(base: str, event_id: str, code: str) -> dict[str, str]:
-    return {
-        "judge": f"{base}/quiz/{event_id}/judge",
-        "projector": f"{base}/quiz/{event_id}/projector",
-        "results": f"{base}/quiz/{event_id}/results",
-        "join": f"{base}/quiz/join?code={code}",
-        "qr": f"{base}/api/quiz/events/{event_id}/qr.svg",
-    }
+@router.post(
+    "/events",
+    status_code=201,
+    summary="Create a quiz event (returns the host token once)",
+    responses=error_responses(InvalidRequestError),
+)
+async def create_event(
+    body: ops.EventSettings, quiz: QuizDep, base: BaseUrlDep
+) -> CreatedEventResponse:
+    return await quiz.create(body, base)
+
+
+@router.get(
+    "/events/{event_id}/qr.svg",
+    summary="QR code of the join link (SVG)",
+    response_class=Response,
+    responses={
+        200: {"content": {"image/svg+xml": {}}, "description": "an SVG image"},
+        **error_responses(NotFoundError),
+    },
+)
+async def join_qr(event_id: str, quiz: QuizDep, base: BaseUrlDep) -> Response:
+    return Response(await quiz.join_qr(event_id, base), media_type="image/svg+xml")
 
 
 @router.post(
-    "/events", status_code=201, summary="Create a quiz event (returns the host token once)"
+    "/join",
+    status_code=201,
+    summary="A team joins with the join code",
+    responses=error_responses(*WRITE_ERRORS, NameTakenError, JoinClosedError, InvalidRequestError),
 )
-async def create_event(body: ops.EventSettings, quiz: QuizDep, base: BaseDep) -> dict[str, Any]:
-    created = await quiz.create(body)
-    links = _links(base, created.event_id, created.join_code)
-    links["host"] = f"{links['judge']}#token={created.host_token}"
-    return {
-        "id": created.event_id,
-        "join_code": created.join_code,
-        "host_token": created.host_token,
-        "links": links,
-    }
+async def join(body: JoinRequest, quiz: QuizDep) -> CredentialsResponse:
+    return await quiz.join(body.code, body.team)
 
 
-@router.get("/events/{event_id}/qr.svg", summary="QR code of the join link (SVG)")
-async def join_qr(event_id: str, quiz: QuizDep, base: BaseDep) -> Response:
-    live = await quiz.live(event_id)
-    url = _links(base, event_id, live.stored.join_code)["join"]
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=8, dark="#1d2433", xmldecl=False)
-    return Response(buffer.getvalue(), media_type="image/svg+xml")
-
-
-@router.post("/join", status_code=201, summary="A team joins with the join code")
-async def join(body: JoinRequest, quiz: QuizDep) -> dict[str, Any]:
-    creds = await quiz.join(body.code, body.team)
-    return _credentials(creds.event_id, creds.team, creds.token, creds.recovery_code)
-
-
-@router.post("/recover", summary="Move a team to another phone with its recovery code")
-async def recover(body: RecoverRequest, quiz: QuizDep) -> dict[str, Any]:
-    creds = await quiz.recover(body.code, body.team, body.recovery_code)
-    return _credentials(creds.event_id, creds.team, creds.token, creds.recovery_code)
-
-
-def _credentials(event_id: str, team: str, token: str, recovery: str) -> dict[str, Any]:
-    return {
-        "event_id": event_id,
-        "team": team,
-        "token": token,
-        "recovery_code": recovery,
-        "team_page": f"/quiz/{event_id}/team",
-    }
+@router.post(
+    "/recover",
+    summary="Move a team to another phone with its recovery code",
+    responses=error_responses(*WRITE_ERRORS, InvalidRequestError),
+)
+async def recover(body: RecoverRequest, quiz: QuizDep) -> CredentialsResponse:
+    return await quiz.recover(body.code, body.team, body.recovery_code)
 
 
 # ------------------------------------------------------------------- teams
-@router.get("/events/{event_id}/team", summary="The team's own view")
-async def team_view(event_id: str, quiz: QuizDep, token: TokenDep) -> dict[str, Any]:
-    live = await quiz.live(event_id)
-    team = quiz.team_of(live, token)
-    out: dict[str, Any] = await live.read(lambda m, now: views.team_message(m, team, now))
-    return out
+@router.get(
+    "/events/{event_id}/team",
+    summary="The team's own view",
+    responses=error_responses(NotFoundError, ForbiddenError),
+)
+async def team_view(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> TeamMessage:
+    return await quiz.team_view(event_id, token)
 
 
-@router.post("/events/{event_id}/declaration", summary="Declare a jump or a Revolution")
+@router.post(
+    "/events/{event_id}/declaration",
+    summary="Declare a jump or a Revolution",
+    responses=error_responses(*WRITE_ERRORS, InvalidRequestError),
+)
 async def declare(
-    event_id: str, body: DeclarationRequest, quiz: QuizDep, token: TokenDep
-) -> dict[str, Any]:
-    live = await quiz.live(event_id)
-    team = quiz.team_of(live, token)
-    await quiz.declare(live, team, body.question, body.declaration)
-    out: dict[str, Any] = await live.read(lambda m, now: views.team_message(m, team, now))
-    return out
+    event_id: str, body: DeclarationRequest, quiz: QuizDep, token: QuizTokenDep
+) -> TeamMessage:
+    return await quiz.declare(event_id, token, body.question, body.declaration)
 
 
-@router.post("/events/{event_id}/answer", summary="Send the team's answer (idempotent per id)")
+@router.post(
+    "/events/{event_id}/answer",
+    summary="Send the team's answer (idempotent per submission id)",
+    responses=error_responses(
+        *WRITE_ERRORS, InvalidRequestError, AnsweringClosedError, AlreadyAnsweredError
+    ),
+)
 async def answer(
-    event_id: str, body: AnswerRequest, quiz: QuizDep, token: TokenDep
-) -> dict[str, Any]:
-    received_at = time.time()
-    live = await quiz.live(event_id)
-    team = quiz.team_of(live, token)
-    ack = await quiz.answer(
-        live, team, body.question, body.text, body.submission_id, received_at=received_at
-    )
-    return {
-        "accepted": True,
-        "question": ack.question,
-        "text": ack.text,
-        "received_at": ack.received_at,
-        "seq": ack.seq,
-        "duplicate": ack.duplicate,
-    }
+    event_id: str, body: AnswerRequest, quiz: QuizDep, token: QuizTokenDep
+) -> AnswerAck:
+    return await quiz.team_answer(event_id, token, body.question, body.text, body.submission_id)
 
 
 # --------------------------------------------------------- projector/judge
-@router.get("/events/{event_id}/projector", summary="The public picture (no token)")
-async def projector_view(event_id: str, quiz: QuizDep) -> dict[str, Any]:
-    live = await quiz.live(event_id)
-    out: dict[str, Any] = await live.read(views.projector_message)
-    return out
+@router.get(
+    "/events/{event_id}/projector",
+    summary="The public picture (no token)",
+    responses=error_responses(NotFoundError),
+)
+async def projector_view(event_id: str, quiz: QuizDep) -> ProjectorMessage:
+    return await quiz.projector_view(event_id)
 
 
-@router.get("/events/{event_id}/judge", summary="Everything, for the host")
-async def judge_view(event_id: str, quiz: QuizDep, token: TokenDep) -> dict[str, Any]:
-    live = await quiz.live(event_id)
-    quiz.check_host(live, token)
-    out: dict[str, Any] = await live.read(views.judge_message)
-    out["join_code"] = live.stored.join_code
-    return out
+@router.get(
+    "/events/{event_id}/judge",
+    summary="Everything, for the host",
+    responses=error_responses(NotFoundError, ForbiddenError),
+)
+async def judge_view(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> JudgeMessage:
+    return await quiz.judge_view(event_id, token)
 
 
-@router.post("/events/{event_id}/judge/{command}", summary="A judge console command")
-async def judge_command(
-    event_id: str, command: Command, body: JudgeRequest, quiz: QuizDep, token: TokenDep
-) -> dict[str, Any]:
-    live = await quiz.live(event_id)
-    quiz.check_host(live, token)
-    seq = await run_command(quiz, live, command, body)
-    out: dict[str, Any] = await live.read(views.judge_message)
-    out["join_code"] = live.stored.join_code
-    out["applied_seq"] = seq
-    return out
+# One route per judge console command, each with its own body; each answers with the
+# judge's picture and the log row the command made (``applied_seq``).
+@judge.post("/add_team", summary="Add a team that plays without a phone")
+async def add_team(live: HostEventDep, body: AddTeamCommand, quiz: QuizDep) -> JudgeMessage:
+    return await quiz.run_command(live, commands.add_team, body)
 
 
-async def run_command(quiz: QuizService, live: LiveEvent, command: str, body: JudgeRequest) -> int:
-    now = time.time()
-    model = live.model
-    if command == "add_team":
-        return await quiz.host(live, ops.TeamJoined(team=ops.clean_name(_need(body.team, "team"))))
-    if command == "start":
-        return await quiz.start_next_part(live)
-    if command == "break":
-        return await quiz.host(live, ops.BreakTaken())
-    if command == "lightning":
-        return await quiz.host(live, ops.Lightning(teams=body.teams, right=body.right))
-    if command == "open_question":
-        part = model.current_part()
-        number = body.question or len(part.questions) + 1
-        return await quiz.host(live, ops.QuestionOpened(question=number))
-    if command == "appeal":
-        return await quiz.host(
-            live,
-            ops.Corrected(
-                question=_need(body.question, "question"),
-                team=_need(body.team, "team"),
-                correct=_need(body.correct, "correct"),
-                comment=body.comment,
-                at=now,
-            ),
-        )
-    question = body.question
-    if question is None:
-        _part, q = model.open_question()
-        question = q.number
-    if command == "lock":
-        return await quiz.host(live, ops.Locked(question=question, at=now))
-    if command == "open_answering":
-        seconds = body.seconds or float(model.config.answer_seconds)
-        return await quiz.host(
-            live, ops.AnsweringOpened(question=question, seconds=seconds, at=now)
-        )
-    if command == "pause":
-        return await quiz.host(live, ops.TimerPaused(question=question, at=now))
-    if command == "resume":
-        return await quiz.host(live, ops.TimerResumed(question=question, at=now))
-    if command == "extend":
-        seconds = _need(body.seconds, "seconds")
-        return await quiz.host(live, ops.TimerExtended(question=question, seconds=seconds, at=now))
-    if command == "close_answering":
-        return await quiz.host(live, ops.AnsweringClosed(question=question, at=now))
-    if command == "judge":
-        return await quiz.judge_group(
-            live, question, _need(body.correct, "correct"), key=body.key, teams=body.teams
-        )
-    if command == "partner":
-        partner = True if body.partner is None else body.partner
-        return await quiz.host(live, ops.PartnerSet(question=question, partner=partner))
-    if command == "resolve":
-        return await quiz.host(live, ops.Resolved(question=question))
-    if command == "answer_for_team":
-        team = _need(body.team, "team")
-        if team not in model.teams:
-            raise InvalidQuizRequestError(f"no team {team!r}")
-        ack = await quiz.answer(
-            live,
-            team,
-            question,
-            _need(body.text, "text"),
-            f"judge-{question}-{now:.6f}",
-            by="judge",
-        )
-        return ack.seq
-    raise QuizConflictError(f"unknown command {command!r}")  # pragma: no cover (Literal)
+@judge.post("/start", summary="Start the next part (the game, a semifinal or the final)")
+async def start(live: HostEventDep, quiz: QuizDep, body: NoArguments | None = None) -> JudgeMessage:
+    return await quiz.run_command(live, commands.start, body or NoArguments())
 
 
-_T = TypeVar("_T")
+@judge.post("/break", summary="Take a break after the last question")
+async def take_break(
+    live: HostEventDep, quiz: QuizDep, body: NoArguments | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.take_break, body or NoArguments())
 
 
-def _need(value: _T | None, name: str) -> _T:
-    if value is None:
-        raise InvalidQuizRequestError(f"this command needs {name!r}")
-    return value
+@judge.post("/lightning", summary="Record a lightning question that settles a tie")
+async def lightning(live: HostEventDep, body: LightningCommand, quiz: QuizDep) -> JudgeMessage:
+    return await quiz.run_command(live, commands.lightning, body)
+
+
+@judge.post("/open_question", summary="Open the next question: declarations may be made")
+async def open_question(
+    live: HostEventDep, quiz: QuizDep, body: OpenQuestionCommand | None = None
+) -> JudgeMessage:
+    command_body = body or OpenQuestionCommand()
+    return await quiz.run_command(live, commands.open_question, command_body)
+
+
+@judge.post("/lock", summary="Lock declarations: the question is being read")
+async def lock(live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None) -> JudgeMessage:
+    return await quiz.run_command(live, commands.lock, body or OnQuestion())
+
+
+@judge.post("/open_answering", summary="Start the answering time")
+async def open_answering(
+    live: HostEventDep, quiz: QuizDep, body: OpenAnsweringCommand | None = None
+) -> JudgeMessage:
+    command_body = body or OpenAnsweringCommand()
+    return await quiz.run_command(live, commands.open_answering, command_body)
+
+
+@judge.post("/pause", summary="Pause the answering time")
+async def pause(live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None) -> JudgeMessage:
+    return await quiz.run_command(live, commands.pause, body or OnQuestion())
+
+
+@judge.post("/resume", summary="Resume the answering time")
+async def resume(live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None) -> JudgeMessage:
+    return await quiz.run_command(live, commands.resume, body or OnQuestion())
+
+
+@judge.post("/extend", summary="Give more answering time")
+async def extend(live: HostEventDep, body: ExtendCommand, quiz: QuizDep) -> JudgeMessage:
+    return await quiz.run_command(live, commands.extend, body)
+
+
+@judge.post("/close_answering", summary="Close answering now")
+async def close_answering(
+    live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.close_answering, body or OnQuestion())
+
+
+@judge.post("/judge", summary="Judge a group of answers (by normalised text and/or teams)")
+async def judge_answers(live: HostEventDep, body: JudgeCommand, quiz: QuizDep) -> JudgeMessage:
+    return await quiz.run_command(live, commands.judge, body)
+
+
+@judge.post("/partner", summary="Mark (or unmark) the open question as a partner question")
+async def partner(
+    live: HostEventDep, quiz: QuizDep, body: PartnerCommand | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.partner, body or PartnerCommand())
+
+
+@judge.post("/resolve", summary="Close the question: the moves are computed")
+async def resolve(
+    live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.resolve, body or OnQuestion())
+
+
+@judge.post("/appeal", summary="Correct the judgement of a closed question")
+async def appeal(live: HostEventDep, body: AppealCommand, quiz: QuizDep) -> JudgeMessage:
+    return await quiz.run_command(live, commands.appeal, body)
+
+
+@judge.post("/answer_for_team", summary="Type in a team's answer (given on paper or aloud)")
+async def answer_for_team(
+    live: HostEventDep, body: AnswerForTeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.answer_for_team, body)
+
+
+router.include_router(judge)
 
 
 # ------------------------------------------------------------------ results
-async def _results_access(quiz: QuizService, live: LiveEvent, token: str | None) -> None:
-    if live.model.finished:
-        return
-    try:
-        quiz.check_host(live, token)
-    except ForbiddenError:
-        raise ForbiddenError(
-            "the results are public once the game is over; before that only the host sees them"
-        ) from None
-
-
 ExportToken = Annotated[str | None, Query(description="the host token (before the end)")]
+RESULT_ERRORS = error_responses(NotFoundError, ForbiddenError)
 
 
-@router.get("/events/{event_id}/results", summary="Places and every move (public after the end)")
+@router.get(
+    "/events/{event_id}/results",
+    summary="Places and every move (public after the end)",
+    responses=RESULT_ERRORS,
+)
 async def results(
-    event_id: str, quiz: QuizDep, token: TokenDep, host: ExportToken = None
-) -> dict[str, Any]:
-    live = await quiz.live(event_id)
-    await _results_access(quiz, live, token or host)
-    out: dict[str, Any] = await live.read(lambda m, _now: views.results_document(m))
-    return out
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, host: ExportToken = None
+) -> ResultsDocument:
+    return await quiz.results(event_id, token or host)
 
 
-@router.get("/events/{event_id}/export.json", summary="The results as a JSON download")
+@router.get(
+    "/events/{event_id}/export.json",
+    summary="The results as a JSON download",
+    responses=RESULT_ERRORS,
+)
 async def export_json(
-    event_id: str, quiz: QuizDep, token: TokenDep, host: ExportToken = None
-) -> JSONResponse:
-    live = await quiz.live(event_id)
-    await _results_access(quiz, live, token or host)
-    doc = await live.read(lambda m, _now: views.results_document(m))
-    return JSONResponse(doc, headers=_download(f"quiz-{event_id}.json"))
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response, host: ExportToken = None
+) -> ResultsDocument:
+    response.headers.update(attachment(f"quiz-{event_id}.json"))
+    return await quiz.results(event_id, token or host)
 
 
-@router.get("/events/{event_id}/export.csv", summary="Every team's move on every question (CSV)")
+@router.get(
+    "/events/{event_id}/export.csv",
+    summary="Every team's move on every question (CSV)",
+    response_class=Response,
+    responses={
+        200: {"content": {"text/csv": {}}, "description": "one row per part, question and team"},
+        **RESULT_ERRORS,
+    },
+)
 async def export_csv(
-    event_id: str, quiz: QuizDep, token: TokenDep, host: ExportToken = None
-) -> PlainTextResponse:
-    live = await quiz.live(event_id)
-    await _results_access(quiz, live, token or host)
-    text = await live.read(lambda m, _now: results_csv(m))
-    return PlainTextResponse(
-        text, media_type="text/csv; charset=utf-8", headers=_download(f"quiz-{event_id}.csv")
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, host: ExportToken = None
+) -> Response:
+    text = await quiz.results_csv(event_id, token or host)
+    return Response(
+        text, media_type="text/csv; charset=utf-8", headers=attachment(f"quiz-{event_id}.csv")
     )
 
 
-@router.get("/events/{event_id}/protocol.json", summary="The protocol for `koth quiz score`")
+@router.get(
+    "/events/{event_id}/protocol.json",
+    summary="The protocol for `koth quiz score`",
+    response_model_exclude_unset=True,
+    responses=RESULT_ERRORS,
+)
 async def export_protocol(
-    event_id: str, quiz: QuizDep, token: TokenDep, host: ExportToken = None
-) -> JSONResponse:
-    live = await quiz.live(event_id)
-    await _results_access(quiz, live, token or host)
-    doc = await live.read(lambda m, _now: protocol_document(m))
-    return JSONResponse(doc, headers=_download(f"quiz-{event_id}-protocol.json"))
-
-
-def _download(name: str) -> dict[str, str]:
-    return {"Content-Disposition": f'attachment; filename="{name}"'}
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response, host: ExportToken = None
+) -> ProtocolDocument:
+    response.headers.update(attachment(f"quiz-{event_id}-protocol.json"))
+    return await quiz.protocol(event_id, token or host)
 
 
 # ---------------------------------------------------------------- websocket
 @router.websocket("/events/{event_id}/ws")
-async def quiz_socket(websocket: WebSocket, event_id: str) -> None:
+async def quiz_socket(websocket: WebSocket, event_id: str, quiz: QuizDep) -> None:
     """Live updates. First frame from the client: ``{"type": "hello", "role":
     "team"|"projector"|"judge", "token": ...}``; the server then sends the full state of
     that audience, and again after every change (so a reconnect gets everything)."""
-    quiz: QuizService = websocket.app.state.quiz
     await websocket.accept()
-    listener = None
-    live: LiveEvent | None = None
+    subscription = None
     try:
-        hello = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT_S)
-        if not isinstance(hello, dict):
-            raise KeyError("hello")
+        hello = await receive_hello(websocket)
         role = hello.get("role")
+        if role not in ROLES:
+            raise ValueError("unknown role")
         token = hello.get("token")
-        token = token if isinstance(token, str) else None
-        live = await quiz.live(event_id)
-        if role == "judge":
-            quiz.check_host(live, token)
-            key = JUDGE
-        elif role == "team":
-            key = team_key(quiz.team_of(live, token))
-        elif role == "projector":
-            key = PROJECTOR
-        else:
-            raise KeyError("role")
-        # subscribe first, so no change can fall between the first message and the next
-        listener = live.subscribe(key, websocket)
-        first = await live.read(lambda _m, now: live.message_for(key, now))
-        await websocket.send_json(first)
+        live, listener, first = await quiz.subscribe(
+            event_id, role, token if isinstance(token, str) else None, websocket
+        )
+        subscription = (live, listener)
+        await websocket.send_json(first.model_dump(mode="json"))
         while True:
             frame: Any = await websocket.receive_json()
             if isinstance(frame, dict) and frame.get("type") == "ping":
                 await websocket.send_json({"type": "pong", "server_time": time.time()})
     except WebSocketDisconnect:
         pass
-    except (TimeoutError, json.JSONDecodeError, KeyError):
-        await close_with(websocket, BAD_HELLO, "bad_request", "say hello with a role and a token")
     except KothError as exc:
         await close_with_error(websocket, exc)
+    except (TimeoutError, ValueError, json.JSONDecodeError, KeyError):
+        await close_bad_hello(websocket, "a role and a token")
     finally:
-        if listener is not None and live is not None:
+        if subscription is not None:
+            live, listener = subscription
             live.unsubscribe(listener)

@@ -1,53 +1,55 @@
-"""The quiz hosting service: events, secrets, and every change a request can make.
+"""The quiz hosting service: events, secrets, and every change a request can make; the
+one entry point of the quiz's routes, pages and WebSocket.
 
-Tokens: the host token and each team token are ``secrets.token_urlsafe(32)``; only
+Tokens: the host token and each team token are random (:mod:`koth.server.security`); only
 their sha256 is stored (in the event row and in the log) and a presented token is
-checked with ``hmac.compare_digest``. A team's recovery code moves it to another phone.
+compared in constant time. A team's recovery code moves it to another phone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import random
+import io
 import re
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Literal, get_args
 
+import segno
 from sqlalchemy import Engine
 
-from koth.games.quiz import draw_spurs
-from koth.server.quiz import ops
-from koth.server.quiz.errors import (
+from koth.server import security
+from koth.server.errors import (
     AlreadyAnsweredError,
     ForbiddenError,
-    InvalidQuizRequestError,
+    InvalidRequestError,
     NameTakenError,
     NotFoundError,
-    QuizConflictError,
+    WrongPhaseError,
 )
-from koth.server.quiz.live import LiveEvent, load_model
+from koth.server.listeners import Listener, Sink
+from koth.server.quiz import ops, views
+from koth.server.quiz.commands import B, Command
+from koth.server.quiz.export import protocol_document, results_csv
+from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, QuizMessage, load_model, team_key
 from koth.server.quiz.model import EventModel, check_settings
-from koth.server.quiz.store import LogEntry, QuizRepository
+from koth.server.quiz.schemas import (
+    AnswerAck,
+    CreatedEventResponse,
+    CredentialsResponse,
+    EventLinks,
+    JudgeMessage,
+    ProjectorMessage,
+    ProtocolDocument,
+    ResultsDocument,
+    TeamMessage,
+)
+from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
 
 #: join codes avoid letters and digits that are easy to confuse (0/O, 1/I/L)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 SUBMISSION_ID = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def same_secret(token: str | None, stored_hash: str | None) -> bool:
-    if not token or not stored_hash:
-        return False
-    return hmac.compare_digest(token_hash(token), stored_hash)
 
 
 def new_code(length: int = CODE_LENGTH) -> str:
@@ -58,28 +60,19 @@ def normal_code(code: str) -> str:
     return "".join(code.split()).replace("-", "").upper()
 
 
-@dataclass(frozen=True, slots=True)
-class CreatedEvent:
-    event_id: str
-    join_code: str
-    host_token: str
+#: who a WebSocket listens as
+Role = Literal["judge", "projector", "team"]
+ROLES: tuple[Role, ...] = get_args(Role)
 
 
-@dataclass(frozen=True, slots=True)
-class TeamCredentials:
-    event_id: str
-    team: str
-    token: str
-    recovery_code: str
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerAck:
-    question: int
-    text: str
-    received_at: float
-    seq: int
-    duplicate: bool
+def event_links(base: str, event_id: str, code: str) -> dict[str, str]:
+    return {
+        "judge": f"{base}/quiz/{event_id}/judge",
+        "projector": f"{base}/quiz/{event_id}/projector",
+        "results": f"{base}/quiz/{event_id}/results",
+        "join": f"{base}/quiz/join?code={code}",
+        "qr": f"{base}/api/quiz/events/{event_id}/qr.svg",
+    }
 
 
 class QuizService:
@@ -94,12 +87,13 @@ class QuizService:
         self._live.clear()
 
     # ------------------------------------------------------------------ events
-    async def create(self, settings: ops.EventSettings) -> CreatedEvent:
+    async def create(self, settings: ops.EventSettings, base_url: str) -> CreatedEventResponse:
+        """A new event; the response holds the host token (shown this once)."""
         check_settings(settings)
         seed = settings.spur_seed if settings.spur_seed is not None else secrets.randbits(62)
         first = ops.Created(settings=settings, spur_seed=seed)
         EventModel("check").apply(first, 1)  # refuse now what the fold would refuse later
-        host_token = secrets.token_urlsafe(32)
+        host_token = security.new_token()
         for _attempt in range(5):
             event_id = secrets.token_urlsafe(12)
             code = new_code()
@@ -108,14 +102,21 @@ class QuizService:
                     self.repo.create_event,
                     event_id=event_id,
                     join_code=code,
-                    host_token_hash=token_hash(host_token),
+                    host_token_hash=security.hash_token(host_token),
                     title=settings.title,
                     first=LogEntry(1, ops.op_to_json(first)),
                 )
             except NameTakenError:
                 continue  # a join code collision: draw another
-            return CreatedEvent(event_id, code, host_token)
-        raise QuizConflictError("could not find a free join code; try again")
+            links = event_links(base_url, event_id, code)
+            host = f"{links['judge']}#token={host_token}"
+            return CreatedEventResponse(
+                id=event_id,
+                join_code=code,
+                host_token=host_token,
+                links=EventLinks(host=host, **links),
+            )
+        raise WrongPhaseError("could not find a free join code; try again")
 
     async def live(self, event_id: str) -> LiveEvent:
         live = self._live.get(event_id)
@@ -132,6 +133,10 @@ class QuizService:
                 self._live[event_id] = live
         return live
 
+    async def stored(self, event_id: str) -> StoredEvent:
+        """The event's row: its title and join code (for its pages)."""
+        return (await self.live(event_id)).stored
+
     async def by_code(self, code: str) -> LiveEvent:
         stored = await asyncio.to_thread(self.repo.event_by_code, normal_code(code))
         if stored is None:
@@ -141,47 +146,72 @@ class QuizService:
     # ---------------------------------------------------------------- identity
     @staticmethod
     def check_host(live: LiveEvent, token: str | None) -> None:
-        if not same_secret(token, live.stored.host_token_hash):
+        if not security.matches(token, live.stored.host_token_hash):
             raise ForbiddenError("this needs the host link of the event (its secret token)")
 
     @staticmethod
     def team_of(live: LiveEvent, token: str | None) -> str:
         if token:
-            hashed = token_hash(token)
+            hashed = security.hash_token(token)
             team = live.model.team_by_token_hash(hashed)
             if team is not None and any(
-                hmac.compare_digest(hashed, h) for h in live.model.teams[team].token_hashes
+                security.hash_matches(hashed, h) for h in live.model.teams[team].token_hashes
             ):
                 return team
         raise ForbiddenError("unknown team token: join the event with its code first")
 
-    async def join(self, code: str, team: str) -> TeamCredentials:
+    async def join_qr(self, event_id: str, base_url: str) -> bytes:
+        """The join link of ``event_id`` as a QR code (SVG)."""
+        live = await self.live(event_id)
+        url = event_links(base_url, event_id, live.stored.join_code)["join"]
+        buffer = io.BytesIO()
+        segno.make(url, error="m").save(buffer, kind="svg", scale=8, dark="#1d2433", xmldecl=False)
+        return buffer.getvalue()
+
+    async def join(self, code: str, team: str) -> CredentialsResponse:
         live = await self.by_code(code)
         name = ops.clean_name(team)
-        token = secrets.token_urlsafe(32)
+        token = security.new_token()
         recovery = "-".join(new_code(4) for _ in range(3))
+        token_hash, recovery_hash = security.hash_token(token), security.hash_token(recovery)
         await live.submit(
-            ops.TeamJoined(
-                team=name, token_hash=token_hash(token), recovery_hash=token_hash(recovery)
-            )
+            ops.TeamJoined(team=name, token_hash=token_hash, recovery_hash=recovery_hash)
         )
-        return TeamCredentials(live.event_id, name, token, recovery)
+        return _credentials(live.event_id, name, token, recovery)
 
-    async def recover(self, code: str, team: str, recovery_code: str) -> TeamCredentials:
+    async def recover(self, code: str, team: str, recovery_code: str) -> CredentialsResponse:
         live = await self.by_code(code)
         name = ops.clean_name(team)
         known = live.model.teams.get(name)
         wanted = "-".join(normal_code(recovery_code)[i : i + 4] for i in range(0, 12, 4))
-        if known is None or not same_secret(wanted, known.recovery_hash):
+        if known is None or not security.matches(wanted, known.recovery_hash):
             raise ForbiddenError("that team name and recovery code do not match")
-        token = secrets.token_urlsafe(32)
-        await live.submit(ops.TeamDevice(team=name, token_hash=token_hash(token)))
-        return TeamCredentials(live.event_id, name, token, wanted)
+        token = security.new_token()
+        await live.submit(ops.TeamDevice(team=name, token_hash=security.hash_token(token)))
+        return _credentials(live.event_id, name, token, wanted)
 
     # ------------------------------------------------------------------- teams
-    async def declare(self, live: LiveEvent, team: str, question: int, declaration: str) -> int:
-        op = ops.Declared(question=question, team=team, declaration=declaration)  # type: ignore[arg-type]
-        return await live.submit(op)
+    async def team_view(self, event_id: str, token: str | None) -> TeamMessage:
+        live = await self.live(event_id)
+        team = self.team_of(live, token)
+        message: TeamMessage = await live.read(lambda m, now: views.team_message(m, team, now))
+        return message
+
+    async def declare(
+        self, event_id: str, token: str | None, question: int, declaration: ops.Declaration
+    ) -> TeamMessage:
+        live = await self.live(event_id)
+        team = self.team_of(live, token)
+        await live.submit(ops.Declared(question=question, team=team, declaration=declaration))
+        return await self.team_view(event_id, token)
+
+    async def team_answer(
+        self, event_id: str, token: str | None, question: int, text: str, submission_id: str
+    ) -> AnswerAck:
+        received_at = time.time()
+        live = await self.live(event_id)
+        team = self.team_of(live, token)
+        return await self.answer(live, team, question, text, submission_id, received_at=received_at)
 
     async def answer(
         self,
@@ -191,14 +221,14 @@ class QuizService:
         text: str,
         submission_id: str,
         *,
-        by: str = "team",
+        by: Literal["team", "judge"] = "team",
         received_at: float | None = None,
     ) -> AnswerAck:
         """Store an answer with the server receive time; a retry with the same
         ``submission_id`` gets the first acknowledgement again."""
         at = time.time() if received_at is None else received_at
         if not SUBMISSION_ID.match(submission_id):
-            raise InvalidQuizRequestError("a submission id has 8 to 64 letters, digits or -_.:")
+            raise InvalidRequestError("a submission id has 8 to 64 letters, digits or -_.:")
         previous = self._previous(live, team, submission_id)
         if previous is not None:
             return previous
@@ -208,7 +238,7 @@ class QuizService:
             text=text,
             at=at,
             submission_id=submission_id,
-            by=by,  # type: ignore[arg-type]
+            by=by,
         )
         try:
             seq = await live.submit(op)
@@ -219,7 +249,9 @@ class QuizService:
             raise
         stored = live.model.submissions.get(submission_id)
         text_stored = stored.text if stored is not None else text.strip()
-        return AnswerAck(question, text_stored, at, seq, duplicate=False)
+        return AnswerAck(
+            question=question, text=text_stored, received_at=at, seq=seq, duplicate=False
+        )
 
     @staticmethod
     def _previous(live: LiveEvent, team: str, submission_id: str) -> AnswerAck | None:
@@ -229,59 +261,102 @@ class QuizService:
         if answer.team != team:
             # never say anything about another team's submission
             raise AlreadyAnsweredError("this submission id is already used; send a new one")
-        return AnswerAck(answer.question, answer.text, answer.at, answer.seq, duplicate=True)
+        return AnswerAck(
+            question=answer.question,
+            text=answer.text,
+            received_at=answer.at,
+            seq=answer.seq,
+            duplicate=True,
+        )
 
     # -------------------------------------------------------------------- host
-    async def host(self, live: LiveEvent, op: ops.Op) -> int:
-        return await live.submit(op)
+    async def projector_view(self, event_id: str) -> ProjectorMessage:
+        live = await self.live(event_id)
+        message: ProjectorMessage = await live.read(views.projector_message)
+        return message
 
-    async def start_next_part(self, live: LiveEvent) -> int:
+    async def judge_view(self, event_id: str, token: str | None) -> JudgeMessage:
+        return await self._judge_message(await self.host_event(event_id, token))
+
+    async def _judge_message(self, live: LiveEvent) -> JudgeMessage:
+        code = live.stored.join_code
+        message: JudgeMessage = await live.read(lambda m, now: views.judge_message(m, now, code))
+        return message
+
+    async def host_event(self, event_id: str, token: str | None) -> LiveEvent:
+        """The event, for the holder of its host token only."""
+        live = await self.live(event_id)
+        self.check_host(live, token)
+        return live
+
+    async def run_command(self, live: LiveEvent, command: Command[B], body: B) -> JudgeMessage:
+        """Run a judge console command (the host token is checked: ``host_event``); the
+        answer is the judge's picture with the log row the command made."""
         async with live.lock:
-            op = next_part_op(live.model)
-        return await live.submit(op)
+            op = command(live.model, body, time.time())
+        seq = await live.submit(op)
+        message = await self._judge_message(live)
+        message.applied_seq = seq
+        return message
 
-    async def judge_group(
-        self,
-        live: LiveEvent,
-        question: int,
-        correct: bool,
-        *,
-        key: str | None,
-        teams: Sequence[str],
-    ) -> int:
-        """Judge every answer whose normalised text is ``key`` (and/or the listed teams)."""
-        async with live.lock:
-            part = live.model.current_part()
-            q = part.open_question
-            if q is None or q.number != question:
-                raise QuizConflictError(f"question {question} is not open")
-            chosen = [t for t, a in q.answers.items() if key is not None and a.key == key]
-            chosen += [t for t in teams if t not in chosen]
-        if not chosen:
-            raise NotFoundError("no answer matches")
-        return await live.submit(ops.Judged(question=question, teams=chosen, correct=correct))
+    # ----------------------------------------------------------------- results
+    async def _results_model(self, event_id: str, token: str | None) -> LiveEvent:
+        """The event, if its results may be shown: to everyone once it is over, before
+        that to the host only."""
+        live = await self.live(event_id)
+        if not live.model.finished:
+            try:
+                self.check_host(live, token)
+            except ForbiddenError:
+                raise ForbiddenError(
+                    "the results are public once the game is over; before that only the "
+                    "host sees them"
+                ) from None
+        return live
 
+    async def results(self, event_id: str, token: str | None) -> ResultsDocument:
+        live = await self._results_model(event_id, token)
+        document: ResultsDocument = await live.read(lambda m, _now: views.results_document(m))
+        return document
 
-def next_part_op(model: EventModel) -> ops.PartStarted:
-    """The op that starts the next part: its teams and their spur cells (set by the host,
-    or drawn with the event's secret seed, one stream per part)."""
-    wanted = model.next_part_teams()
-    if wanted is None:
-        raise QuizConflictError("every part of the event has been played")
-    name, teams = wanted
-    settings = model.config
-    if len(teams) < 2:
-        raise QuizConflictError(f"{name} needs at least 2 teams (it has {len(teams)})")
-    manual = {
-        ops.clean_name(t): list(c) for t, c in settings.spurs.items() if ops.clean_name(t) in teams
-    }
-    rng = random.Random(f"{model.spur_seed}:{len(model.parts)}")
-    missing = [t for t in teams if t not in manual]
-    drawn: dict[str, Any] = {}
-    if settings.spurs_per_slope and missing:
+    async def results_csv(self, event_id: str, token: str | None) -> str:
+        live = await self._results_model(event_id, token)
+        text: str = await live.read(lambda m, _now: results_csv(m))
+        return text
+
+    async def protocol(self, event_id: str, token: str | None) -> ProtocolDocument:
+        live = await self._results_model(event_id, token)
+        document: ProtocolDocument = await live.read(lambda m, _now: protocol_document(m))
+        return document
+
+    # -------------------------------------------------------------- listeners
+    async def subscribe(
+        self, event_id: str, role: Role, token: str | None, sink: Sink
+    ) -> tuple[LiveEvent, Listener[str], QuizMessage]:
+        """Listen to ``event_id`` as ``role``; returns the listener and the first message
+        (subscribed before it is built, so no change can fall in between)."""
+        live = await self.live(event_id)
+        if role == "judge":
+            self.check_host(live, token)
+            key = JUDGE
+        elif role == "team":
+            key = team_key(self.team_of(live, token))
+        else:
+            key = PROJECTOR
+        listener = live.subscribe(key, sink)
         try:
-            drawn = draw_spurs(missing, settings.steps, rng, settings.spurs_per_slope)
-        except Exception as exc:
-            raise InvalidQuizRequestError(str(exc)) from None
-    spurs = {**manual, **{t: list(c) for t, c in drawn.items()}}
-    return ops.PartStarted(name=name, teams=teams, spurs=spurs)
+            first: QuizMessage = await live.read(lambda _m, now: live.message_for(key, now))
+        except BaseException:
+            live.unsubscribe(listener)
+            raise
+        return live, listener, first
+
+
+def _credentials(event_id: str, team: str, token: str, recovery: str) -> CredentialsResponse:
+    return CredentialsResponse(
+        event_id=event_id,
+        team=team,
+        token=token,
+        recovery_code=recovery,
+        team_page=f"/quiz/{event_id}/team",
+    )

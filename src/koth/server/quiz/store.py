@@ -12,19 +12,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, Integer, String, select, update
+from sqlalchemy import JSON, DateTime, Engine, ForeignKey, Integer, String, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 from sqlalchemy.schema import UniqueConstraint
 
-from koth.server.quiz.errors import NameTakenError, StorageError
+from koth.server.database import Base
+from koth.server.errors import NameTakenError, StorageUnavailableError
 
 
-class QuizBase(DeclarativeBase):
-    pass
-
-
-class QuizEventRow(QuizBase):
+class QuizEventRow(Base):
     __tablename__ = "quiz_events"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -37,7 +34,7 @@ class QuizEventRow(QuizBase):
     last_seq: Mapped[int] = mapped_column(Integer, default=0)
 
 
-class QuizLogRow(QuizBase):
+class QuizLogRow(Base):
     __tablename__ = "quiz_log"
     __table_args__ = (
         UniqueConstraint("event_id", "seq", name="uq_quiz_log_event_seq"),
@@ -45,7 +42,7 @@ class QuizLogRow(QuizBase):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    event_id: Mapped[str] = mapped_column(String(32), index=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("quiz_events.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(32))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -140,7 +137,7 @@ class QuizRepository:
                 )
                 session.add_all(_row(event_id, e, now) for e in entries)
         except IntegrityError as exc:
-            raise StorageError(
+            raise StorageUnavailableError(
                 f"the log of quiz event {event_id} changed under this server; reloading "
                 f"({type(exc.orig).__name__})"
             ) from None

@@ -1,4 +1,5 @@
-"""Every message a quiz client receives is built here: one function per audience.
+"""Every message a quiz client receives is built here: one function per audience, each
+returning its response model (:mod:`koth.server.quiz.schemas`).
 
 * :func:`team_message`: one team's own slope, answer and declarations, plus the public
   standings. Never another team's answer, never a spur cell before the part is over.
@@ -11,367 +12,355 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from koth.games.quiz import legal_declarations, situation
 from koth.server.quiz.model import EventModel, Part, Question, part_names
+from koth.server.quiz.schemas import (
+    AnswerGroup,
+    AnswerStatus,
+    AppealInfo,
+    ClosedQuestion,
+    EventInfo,
+    JudgeMessage,
+    JudgeTeam,
+    LastMove,
+    LateDeclaration,
+    LightningInfo,
+    MoveRow,
+    NextPart,
+    OpenQuestionDetail,
+    PartResults,
+    Phase,
+    ProjectorMessage,
+    ResultsDocument,
+    Standings,
+    TeamAnswer,
+    TeamMessage,
+    TeamSelf,
+    TeamStandings,
+    TimerInfo,
+)
 
 #: teams listed on a team's phone besides its own line
 TEAM_TOP = 10
 
+_V = TypeVar("_V")
+
 
 # ------------------------------------------------------------------- shared parts
-def phase(model: EventModel, now: float) -> dict[str, Any]:
+def phase(model: EventModel, now: float) -> Phase:
     """Where the evening stands: part, question, stage and timer (all public)."""
     part = model.part
-    settings = model.config
-    out: dict[str, Any] = {
-        "part": None,
-        "part_index": len(model.parts) - 1,
-        "parts": part_names(settings),
-        "question": None,
-        "questions_played": 0,
-        "total_questions": 0,
-        "stage": "lobby",
-        "timer": None,
-        "event_finished": model.finished,
-    }
+    out = Phase(
+        part_index=len(model.parts) - 1,
+        parts=part_names(model.config),
+        event_finished=model.finished,
+    )
     if part is None:
         return out
-    out["part"] = part.name
-    out["questions_played"] = part.state.questions_played
-    out["total_questions"] = part.config.total_questions
+    out.part = part.name
+    out.questions_played = part.state.questions_played
+    out.total_questions = part.config.total_questions
     q = part.open_question
     if q is None:
         if model.finished:
-            out["stage"] = "finished"
+            out.stage = "finished"
         elif part.state.finished:
-            out["stage"] = "part_over" if part.settled else "lightning"
+            out.stage = "part_over" if part.settled else "lightning"
         else:
-            out["stage"] = "between"
+            out.stage = "between"
         return out
-    out["question"] = q.number
-    out["partner"] = q.partner_flag or q.number in part.config.partner_questions
+    out.question = q.number
+    out.partner = q.partner_flag or q.number in part.config.partner_questions
     if q.locked_at is None:
-        out["stage"] = "declaring"
+        out.stage = "declaring"
     elif q.timer is None:
-        out["stage"] = "read"
+        out.stage = "read"
     else:
         t = q.timer
-        running = t.is_open(now) and t.paused_at is None
-        out["timer"] = {
-            "seconds": t.seconds,
-            "remaining": round(t.remaining(now), 2),
-            "running": running,
-            "paused": t.paused_at is not None and t.closed_at is None,
-        }
-        out["stage"] = "answering" if t.is_open(now) else "judging"
+        out.timer = TimerInfo(
+            seconds=t.seconds,
+            remaining=round(t.remaining(now), 2),
+            running=t.is_open(now) and t.paused_at is None,
+            paused=t.paused_at is not None and t.closed_at is None,
+        )
+        out.stage = "answering" if t.is_open(now) else "judging"
     return out
 
 
-def _memo(part: Part, key: str, build: Any) -> Any:
+def _memo(part: Part, key: str, build: Callable[[], _V]) -> _V:
     """Messages for 1,000 teams share one computation per resolved situation: the
     situation depends only on the snapshots, records, notes and lightning of the
-    (immutable) state, not on the answers coming in for the open question."""
+    (immutable) state, not on the answers coming in for the open question. Memoised
+    values are shared between messages, so nothing may change them."""
     state = part.state
     basis = (state.snapshots, state.records, state.notes, state.lightning)
     hit = part.memo.get(key)
     if hit is not None and all(a is b for a, b in zip(hit[0], basis, strict=True)):
-        return hit[1]
+        value: _V = hit[1]
+        return value
     value = build()
     part.memo[key] = (basis, value)
     return value
 
 
-def standings(part: Part) -> dict[str, Any]:
+def standings(part: Part) -> Standings:
     """The public situation of a part (spur cells appear only once it is over, Q20)."""
-    out: dict[str, Any] = _memo(part, "standings", lambda: _standings(part))
-    return out
+    return _memo(part, "standings", lambda: _standings(part))
 
 
-def _standings(part: Part) -> dict[str, Any]:
+def _standings(part: Part) -> Standings:
     s = situation(part.state)
-    return {
-        "finished": s.finished,
-        "reason": s.reason,
-        "king": s.king,
-        "king_hold": s.king_hold,
-        "hold_moves": s.hold_moves,
-        "steps": s.steps,
-        "kind": s.kind,
-        "questions_played": s.questions_played,
-        "teams": [
-            {
-                "name": t.name,
-                "position": t.position,
-                "points": t.points,
-                "place": t.place,
-                "king": t.king,
-                "spur_used": t.spur_used,
-                "revolution_right": t.revolution_right,
-                **({"spurs": t.spurs} if s.finished else {}),
-            }
-            for t in s.teams
-        ],
-        "lightning_required": [g.model_dump() for g in s.lightning_required],
-        "qualified": s.qualified,
-        "downgraded": [d.model_dump() for d in s.downgraded],
-    }
+    return Standings(
+        finished=s.finished,
+        reason=s.reason,
+        king=s.king,
+        king_hold=s.king_hold,
+        hold_moves=s.hold_moves,
+        steps=s.steps,
+        kind=s.kind,
+        questions_played=s.questions_played,
+        teams=list(s.teams),
+        lightning_required=list(s.lightning_required),
+        qualified=s.qualified,
+        downgraded=list(s.downgraded),
+    )
 
 
-def question_moves(part: Part, number: int, *, answers: bool) -> list[dict[str, Any]]:
+def question_moves(part: Part, number: int, *, answers: bool) -> list[MoveRow]:
     """Per team, what happened on closed question ``number``: declaration, judgement and
     the move. Answer texts only with ``answers`` (the judge and the final results)."""
     state = part.state
-    names = part.config.teams
     record = state.records[number - 1]
     q = part.questions[number - 1]
     void = number > state.questions_played
-    if not void:
-        before = state.snapshots[number - 1]
-        after = state.snapshots[number]
-        notes = state.notes[number - 1]
     rows = []
-    for i, name in enumerate(names):
-        judged = record.judged[i]
-        row: dict[str, Any] = {
-            "team": name,
-            "declaration": record.declarations.get(i, "ordinary"),
-            "late": [d for t, d in q.late if t == name],
-            "correct": judged,
-            "time": record.times[i],
-            "void": void,
-        }
-        if answers:
-            answer = q.answers.get(name)
-            row["answer"] = answer.text if answer else None
+    for i, name in enumerate(part.config.teams):
+        answer = q.answers.get(name) if answers else None
+        row = MoveRow(
+            team=name,
+            declaration=record.declarations.get(i, "ordinary"),
+            late=[d for t, d in q.late if t == name],
+            correct=record.judged[i],
+            time=record.times[i],
+            void=void,
+            answer=answer.text if answer else None,
+        )
         if not void:
-            row.update(
-                king=before.king == i,
-                position=after.position[i],
-                points=after.points[i],
-                steps=after.position[i] - before.position[i],
-                gained=after.points[i] - before.points[i],
-                spur=before.position[i] in before.spurs_left[i],
-                notes=[n.text for n in notes if n.team == name],
-                downgraded=any(n.kind == "downgraded" and n.team == name for n in notes),
-            )
+            before = state.snapshots[number - 1]
+            after = state.snapshots[number]
+            notes = [n for n in state.notes[number - 1] if n.team == name]
+            row.king = before.king == i
+            row.position = after.position[i]
+            row.points = after.points[i]
+            row.steps = after.position[i] - before.position[i]
+            row.gained = after.points[i] - before.points[i]
+            row.spur = before.position[i] in before.spurs_left[i]
+            row.notes = [n.text for n in notes]
+            row.downgraded = any(n.kind == "downgraded" for n in notes)
         rows.append(row)
     return rows
 
 
-def _last_moves(part: Part | None) -> tuple[int | None, dict[str, dict[str, Any]]]:
+def _last_moves(part: Part | None) -> tuple[int | None, dict[str, MoveRow]]:
     if part is None or not part.state.questions_played:
         return None, {}
     k = part.state.questions_played
-    moves: dict[str, dict[str, Any]] = _memo(
-        part, "moves", lambda: {row["team"]: row for row in question_moves(part, k, answers=False)}
+    moves = _memo(
+        part, "moves", lambda: {row.team: row for row in question_moves(part, k, answers=False)}
     )
     return k, moves
 
 
-def _base(model: EventModel, audience: str, now: float) -> dict[str, Any]:
+def _base(model: EventModel, now: float) -> dict[str, Any]:
     settings = model.config
     return {
-        "type": "state",
-        "audience": audience,
         "seq": model.seq,
         "server_time": now,
-        "event": {"id": model.event_id, "title": settings.title, "format": settings.format},
+        "event": EventInfo(id=model.event_id, title=settings.title, format=settings.format),
         "phase": phase(model, now),
     }
 
 
 # ---------------------------------------------------------------------- audiences
-def team_message(model: EventModel, team: str, now: float) -> dict[str, Any]:
+def team_message(model: EventModel, team: str, now: float) -> TeamMessage:
     """What team ``team`` may see now."""
-    out = _base(model, "team", now)
     part = model.part
-    out["team"] = team
-    me: dict[str, Any] = {"plays": False}
-    out["me"] = me
+    me = TeamSelf()
+    out = TeamMessage(team=team, me=me, **_base(model, now))
     if part is None:
-        out["teams_joined"] = len(model.teams)
+        out.teams_joined = len(model.teams)
         return out
     table = standings(part)
-    lines: dict[str, dict[str, Any]] = _memo(
-        part, "lines", lambda: {t["name"]: t for t in table["teams"]}
+    lines = _memo(part, "lines", lambda: {t.name: t for t in table.teams})
+    out.standings = TeamStandings(
+        finished=table.finished,
+        king=table.king,
+        king_hold=table.king_hold,
+        hold_moves=table.hold_moves,
+        steps=table.steps,
+        qualified=table.qualified,
+        top=table.teams[:TEAM_TOP],
+        teams=len(table.teams),
     )
-    out["standings"] = {
-        k: table[k] for k in ("finished", "king", "king_hold", "hold_moves", "steps", "qualified")
-    }
-    out["standings"]["top"] = table["teams"][:TEAM_TOP]
-    out["standings"]["teams"] = len(table["teams"])
     if team not in part.state.index:
         return out
-    me.update(lines[team])
-    me["plays"] = True
+    me = out.me = TeamSelf(plays=True, **lines[team].model_dump())
     q = part.open_question
     if q is not None:
-        me["declaration"] = q.declarations.get(team, "ordinary")
-        me["legal"] = sorted(legal_declarations(part.state, team)) if q.locked_at is None else []
+        me.declaration = q.declarations.get(team, "ordinary")
+        me.legal = sorted(legal_declarations(part.state, team)) if q.locked_at is None else []
         answer = q.answers.get(team)
-        me["answer"] = (
-            None
-            if answer is None
-            else {
-                "text": answer.text,
-                "submission_id": answer.submission_id,
-                "status": "accepted"
-                if answer.judged is None
-                else ("right" if answer.judged else "wrong"),
-                "time": answer.time,
-            }
-        )
+        if answer is not None:
+            status: AnswerStatus = (
+                "accepted" if answer.judged is None else "right" if answer.judged else "wrong"
+            )
+            me.answer = TeamAnswer(
+                text=answer.text,
+                submission_id=answer.submission_id,
+                status=status,
+                time=answer.time,
+            )
     number, moves = _last_moves(part)
     if number is not None:
-        me["last_move"] = {"question": number, **moves[team]}
+        me.last_move = LastMove(question=number, **moves[team].model_dump())
     return out
 
 
-def projector_message(model: EventModel, now: float) -> dict[str, Any]:
+def projector_message(model: EventModel, now: float) -> ProjectorMessage:
     """The public picture for the big screen."""
-    out = _base(model, "projector", now)
-    settings = model.config
     part = model.part
-    out["joined"] = sorted(model.teams) if part is None else []
+    out = ProjectorMessage(joined=sorted(model.teams) if part is None else [], **_base(model, now))
     if part is None:
         return out
-    out["standings"] = standings(part)
-    number, moves = _last_moves(part)
-    out["last_question"] = number
-    out["moves"] = moves
+    out.standings = standings(part)
+    out.last_question, out.moves = _last_moves(part)
     q = part.open_question
-    out["answered"] = len(q.answers) if q is not None else None
-    out["teams_total"] = len(part.config.teams)
-    out["sectors"] = list(part.config.teams)
-    out["format"] = settings.format
+    out.answered = len(q.answers) if q is not None else None
+    out.teams_total = len(part.config.teams)
+    out.sectors = list(part.config.teams)
+    out.format = model.config.format
     return out
 
 
-def judge_message(model: EventModel, now: float) -> dict[str, Any]:
+def judge_message(model: EventModel, now: float, join_code: str | None = None) -> JudgeMessage:
     """Everything, for the host's console."""
-    out = _base(model, "judge", now)
-    settings = model.config
-    out["settings"] = settings.model_dump(mode="json")
-    out["teams"] = [{"name": t.name, "device": t.has_device} for t in model.teams.values()]
     nxt = model.next_part_teams()
     part = model.part
     can_start = nxt is not None and (part is None or part.settled)
-    out["next_part"] = {"name": nxt[0], "teams": nxt[1]} if nxt and can_start else None
+    out = JudgeMessage(
+        settings=model.config,
+        teams=[JudgeTeam(name=t.name, device=t.has_device) for t in model.teams.values()],
+        next_part=NextPart(name=nxt[0], teams=nxt[1]) if nxt and can_start else None,
+        join_code=join_code,
+        **_base(model, now),
+    )
     if part is None:
         return out
-    out["standings"] = standings(part)
-    out["spurs"] = {t: list(c) for t, c in part.config.spurs.items()}
+    out.standings = standings(part)
+    out.spurs = {t: list(c) for t, c in part.config.spurs.items()}
     q = part.open_question
     if q is not None:
-        out["open"] = _open_question_detail(part, q)
-    out["closed"] = _memo(part, "closed", lambda: _closed(part))
-    out["appeals"] = [
-        {
-            "question": a.question,
-            "team": a.team,
-            "correct": a.correct,
-            "comment": a.comment,
-            "downgraded": a.downgraded,
-        }
-        for a in part.appeals
-    ]
-    out["lightning"] = [{"teams": lq.teams, "right": lq.right} for lq in part.lightning]
+        out.open = _open_question_detail(part, q)
+    out.closed = _memo(part, "closed", lambda: _closed(part))
+    out.appeals = _appeals(part, placed=False)
+    out.lightning = _lightning(part)
     return out
 
 
-def _closed(part: Part) -> list[dict[str, Any]]:
-    """The last five closed questions, newest first, with every answer (for appeals)."""
-    closed = [k for k in range(len(part.questions), 0, -1) if part.questions[k - 1].resolved]
+def _appeals(part: Part, *, placed: bool) -> list[AppealInfo]:
+    """The part's appeals; ``placed``: with the question each was made after."""
     return [
-        {
-            "question": k,
-            "partner": part.state.records[k - 1].partner,
-            "rows": question_moves(part, k, answers=True),
-        }
-        for k in closed[:5]
+        AppealInfo(
+            question=a.question,
+            team=a.team,
+            correct=a.correct,
+            comment=a.comment,
+            after_question=a.after_question if placed else None,
+            downgraded=a.downgraded,
+        )
+        for a in part.appeals
     ]
 
 
-def _open_question_detail(part: Part, q: Question) -> dict[str, Any]:
+def _lightning(part: Part) -> list[LightningInfo]:
+    return [LightningInfo(teams=lq.teams, right=lq.right) for lq in part.lightning]
+
+
+def _closed_question(part: Part, number: int) -> ClosedQuestion:
+    return ClosedQuestion(
+        question=number,
+        partner=part.state.records[number - 1].partner,
+        rows=question_moves(part, number, answers=True),
+    )
+
+
+def _closed(part: Part) -> list[ClosedQuestion]:
+    """The last five closed questions, newest first, with every answer (for appeals)."""
+    closed = [k for k in range(len(part.questions), 0, -1) if part.questions[k - 1].resolved]
+    return [_closed_question(part, k) for k in closed[:5]]
+
+
+def _open_question_detail(part: Part, q: Question) -> OpenQuestionDetail:
     groups: dict[str, list[str]] = {}
     for team, answer in sorted(q.answers.items(), key=lambda kv: kv[1].seq):
         groups.setdefault(answer.key, []).append(team)
-    detail: list[dict[str, Any]] = []
+    detail: list[AnswerGroup] = []
     for key, teams in groups.items():
         texts = Counter(q.answers[t].text for t in teams)
-        verdicts = Counter(
-            "unjudged"
-            if q.answers[t].judged is None
-            else ("right" if q.answers[t].judged else "wrong")
-            for t in teams
-        )
+        verdicts = Counter(q.answers[t].judged for t in teams)
         detail.append(
-            {
-                "key": key,
-                "text": texts.most_common(1)[0][0],
-                "teams": teams,
-                "right": verdicts["right"],
-                "wrong": verdicts["wrong"],
-                "unjudged": verdicts["unjudged"],
-            }
+            AnswerGroup(
+                key=key,
+                text=texts.most_common(1)[0][0],
+                teams=teams,
+                right=verdicts[True],
+                wrong=verdicts[False],
+                unjudged=verdicts[None],
+            )
         )
-    detail.sort(key=lambda g: (-len(g["teams"]), g["key"]))
+    detail.sort(key=lambda g: (-len(g.teams), g.key))
     oq = part.state.open
-    declared: dict[str, str] = dict(q.declarations)
-    return {
-        "question": q.number,
-        "locked": q.locked_at is not None,
-        "partner_flag": q.partner_flag,
-        "partner_listed": q.number in part.config.partner_questions,
-        "declarations": declared,
-        "late": [{"team": t, "declaration": d} for t, d in q.late],
-        "answered": len(q.answers),
-        "unjudged": oq.unjudged if oq is not None else 0,
-        "groups": detail,
-        "missing": [t for t in part.config.teams if t not in q.answers],
-    }
+    return OpenQuestionDetail(
+        question=q.number,
+        locked=q.locked_at is not None,
+        partner_flag=q.partner_flag,
+        partner_listed=q.number in part.config.partner_questions,
+        declarations=dict(q.declarations),
+        late=[LateDeclaration(team=t, declaration=d) for t, d in q.late],
+        answered=len(q.answers),
+        unjudged=oq.unjudged if oq is not None else 0,
+        groups=detail,
+        missing=[t for t in part.config.teams if t not in q.answers],
+    )
 
 
-def results_document(model: EventModel) -> dict[str, Any]:
+def results_document(model: EventModel) -> ResultsDocument:
     """The full record of the event: places, and per question every team's declaration,
     answer, judgement and move (for the results page and the JSON export)."""
     settings = model.config
-    parts = []
-    for part in model.parts:
-        parts.append(
-            {
-                "name": part.name,
-                "standings": standings(part),
-                "spurs": {t: list(c) for t, c in part.config.spurs.items()},
-                "questions": [
-                    {
-                        "question": k,
-                        "partner": part.state.records[k - 1].partner,
-                        "rows": question_moves(part, k, answers=True),
-                    }
-                    for k in range(1, len(part.questions) + 1)
-                    if part.questions[k - 1].resolved
-                ],
-                "appeals": [
-                    {
-                        "question": a.question,
-                        "team": a.team,
-                        "correct": a.correct,
-                        "comment": a.comment,
-                        "after_question": a.after_question,
-                        "downgraded": a.downgraded,
-                    }
-                    for a in part.appeals
-                ],
-                "lightning": [{"teams": lq.teams, "right": lq.right} for lq in part.lightning],
-                "breaks": part.breaks,
-            }
+    parts = [
+        PartResults(
+            name=part.name,
+            standings=standings(part),
+            spurs={t: list(c) for t, c in part.config.spurs.items()},
+            questions=[
+                _closed_question(part, k)
+                for k in range(1, len(part.questions) + 1)
+                if part.questions[k - 1].resolved
+            ],
+            appeals=_appeals(part, placed=True),
+            lightning=_lightning(part),
+            breaks=part.breaks,
         )
-    return {
-        "event": {"id": model.event_id, "title": settings.title, "format": settings.format},
-        "finished": model.finished,
-        "settings": settings.model_dump(mode="json", exclude={"spur_seed"}),
-        "parts": parts,
-    }
+        for part in model.parts
+    ]
+    return ResultsDocument(
+        event=EventInfo(id=model.event_id, title=settings.title, format=settings.format),
+        finished=model.finished,
+        # the seed would let anyone recompute drawn spur cells: it never leaves the host
+        settings=settings.model_copy(update={"spur_seed": None}),
+        parts=parts,
+    )

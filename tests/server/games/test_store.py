@@ -12,9 +12,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 
 from koth.server.app import create_app
+from koth.server.database import make_engine, migrate
 from koth.server.errors import StaleVersionError
-from koth.server.store.database import make_engine, migrate
-from koth.server.store.repository import Repository, StoredSeat
+from koth.server.games.schemas import GameStatus, SeatKind
+from koth.server.games.store import Repository, StoredSeat
 from tests.server.conftest import create_game, make_settings
 
 
@@ -45,8 +46,8 @@ def test_two_writers_racing_for_one_version_exactly_one_wins(database_url: str) 
         game_name="toy_duel",
         params={"max_card": 4},
         chance_seed=1,
-        seats=[StoredSeat(0, "human", None, None, "h0", False)],
-        status="running",
+        seats=[StoredSeat(0, SeatKind.HUMAN, None, None, "h0", False)],
+        status=GameStatus.RUNNING,
         initial_moves=[{"player": -1, "action": "deal 1"}],
     )
     barrier = threading.Barrier(2)

@@ -11,6 +11,8 @@ from koth.core.game import Game
 from koth.core.params import GameParams
 from koth.core.registry import game_names, game_type, load_game
 from koth.server.errors import UnknownGameError
+from koth.server.games.agents import agent_names
+from koth.server.games.schemas import CatalogEntry, TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -118,3 +120,24 @@ def _resolve(spec: dict[str, Any], definitions: dict[str, Any]) -> dict[str, Any
     target = dict(definitions.get(ref.rsplit("/", 1)[-1], {}))
     target.update({k: v for k, v in spec.items() if k not in ("$ref", "allOf")})
     return target
+
+
+def catalog() -> list[CatalogEntry]:
+    """The games that can be hosted, with their parameters and agents."""
+    return [
+        CatalogEntry(
+            name=info.name,
+            title=info.title,
+            default_players=info.default_players,
+            params_schema=info.schema,
+            agents=agent_names(info.name),
+        )
+        for info in offered_games()
+    ]
+
+
+def check_table(name: str, params: dict[str, Any]) -> TableInfo:
+    """``params`` checked for game ``name``, with the number of seats they give."""
+    game_info(name)  # UnknownGameError before the parameters are looked at
+    rules = make_game(name, params)
+    return TableInfo(game=name, params=rules.params.to_json(), num_players=rules.num_players)

@@ -1,5 +1,7 @@
-"""All database access. Synchronous (SQLAlchemy 2 sessions); the async service runs
-these calls in worker threads.
+"""Storage of hosted games: the tables and all access to them. Synchronous
+(SQLAlchemy 2 sessions); the async service runs these calls in worker threads.
+
+A game is its parameters plus an append-only list of moves (event sourcing).
 
 Writes that advance a game go through ``append_moves``: one transaction moves
 ``games.version`` from the expected value to the new one (a compare-and-set that fails
@@ -13,24 +15,97 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
+from koth.server.database import Base
 from koth.server.errors import AlreadySubmittedError, NotFoundError, StaleVersionError
-from koth.server.store.models import GameRow, MoveRow, PendingRow, SeatRow
+from koth.server.games.schemas import GameStatus, SeatKind
 
-OPEN = "open"
-RUNNING = "running"
-FINISHED = "finished"
+
+class GameRow(Base):
+    """One hosted game: which game, its parameters and its table."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_name: Mapped[str] = mapped_column(String(64))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: seed of the per-game chance RNG; stays on the server, never sent to a client
+    chance_seed: Mapped[int] = mapped_column(BigInteger)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: open (a human seat has never connected), running, finished
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    #: number of moves appended so far (a cache of max(moves.version) for listings)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SeatRow(Base):
+    """One seat of a game: a person (holding a secret token) or a computer agent."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "human" or "computer"
+    agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    budget: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: sha256 of the seat token; the token itself is only ever shown to the creator
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class MoveRow(Base):
+    """One history entry; (game_id, version) is unique, so two writers racing for the same
+    version cannot both succeed."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "version", name="uq_moves_game_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    #: 1 for the first move: the state after it has version 1
+    version: Mapped[int] = mapped_column(Integer)
+    #: koth.core.record.RecordedMove as JSON
+    move: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PendingRow(Base):
+    """A seat's secret submission at a simultaneous node (the node is the state at
+    ``version``); revealed to nobody until every acting seat has submitted."""
+
+    __tablename__ = "pending"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
     seat: int
-    kind: str
+    kind: SeatKind
     agent: str | None
     budget: int | None
     token_hash: str | None
@@ -44,7 +119,7 @@ class StoredGame:
     params: dict[str, Any]
     chance_seed: int
     created: datetime
-    status: str
+    status: GameStatus
     version: int
     seats: tuple[StoredSeat, ...]
 
@@ -69,7 +144,7 @@ class Repository:
         params: dict[str, Any],
         chance_seed: int,
         seats: Sequence[StoredSeat],
-        status: str,
+        status: GameStatus,
         initial_moves: Sequence[dict[str, Any]],
     ) -> StoredGame:
         created = _now()
@@ -116,7 +191,7 @@ class Repository:
             ).all()
             return _stored(row, seats)
 
-    def list_games(self, statuses: Sequence[str], limit: int = 50) -> list[StoredGame]:
+    def list_games(self, statuses: Sequence[GameStatus], limit: int = 50) -> list[StoredGame]:
         with self._sessions() as session:
             rows = session.scalars(
                 select(GameRow)
@@ -133,13 +208,13 @@ class Repository:
                     seats[seat.game_id].append(seat)
             return [_stored(r, seats[r.id]) for r in rows]
 
-    def game_ids(self, statuses: Sequence[str]) -> list[str]:
+    def game_ids(self, statuses: Sequence[GameStatus]) -> list[str]:
         with self._sessions() as session:
             return list(
                 session.scalars(select(GameRow.id).where(GameRow.status.in_(list(statuses))))
             )
 
-    def claim_seat(self, game_id: str, seat: int) -> str:
+    def claim_seat(self, game_id: str, seat: int) -> GameStatus:
         """Mark ``seat`` as taken by its holder; returns the game's status afterwards
         (open turns running once every human seat has been claimed)."""
         with self._sessions.begin() as session:
@@ -153,20 +228,20 @@ class Repository:
                 .select_from(SeatRow)
                 .where(
                     SeatRow.game_id == game_id,
-                    SeatRow.kind == "human",
+                    SeatRow.kind == SeatKind.HUMAN,
                     SeatRow.claimed.is_(False),
                 )
             )
             if unclaimed == 0:
                 session.execute(
                     update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.status == OPEN)
-                    .values(status=RUNNING)
+                    .where(GameRow.id == game_id, GameRow.status == GameStatus.OPEN)
+                    .values(status=GameStatus.RUNNING)
                 )
             status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
             if status is None:
                 raise NotFoundError(f"no game {game_id!r}")
-            return status
+            return GameStatus(status)
 
     # ----------------------------------------------------------------- moves
     def moves(self, game_id: str) -> list[dict[str, Any]]:
@@ -183,7 +258,7 @@ class Repository:
         expected_version: int,
         moves: Sequence[dict[str, Any]],
         *,
-        status: str | None = None,
+        status: GameStatus | None = None,
         pending: tuple[int, str] | None = None,
     ) -> int:
         """Append ``moves`` after version ``expected_version`` in one transaction (with
@@ -206,7 +281,7 @@ class Repository:
                     .where(GameRow.id == game_id, GameRow.version == expected_version)
                     .values(**values)
                 )
-                if result.rowcount != 1:  # type: ignore[attr-defined]
+                if _rows(result) != 1:
                     raise self._stale(session, game_id, expected_version)
                 if pending is not None:
                     seat, action = pending
@@ -253,7 +328,7 @@ class Repository:
                     .where(GameRow.id == game_id, GameRow.version == version)
                     .values(version=version)
                 )
-                if result.rowcount != 1:  # type: ignore[attr-defined]
+                if _rows(result) != 1:
                     raise self._stale(session, game_id, version)
                 session.add(
                     PendingRow(
@@ -275,6 +350,11 @@ class Repository:
         )
 
 
+def _rows(result: Result[Any]) -> int:
+    """How many rows an UPDATE matched."""
+    return cast(CursorResult[Any], result).rowcount
+
+
 def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
     return StoredGame(
         id=row.id,
@@ -282,12 +362,12 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         params=dict(row.params),
         chance_seed=row.chance_seed,
         created=row.created,
-        status=row.status,
+        status=GameStatus(row.status),
         version=row.version,
         seats=tuple(
             StoredSeat(
                 seat=s.seat,
-                kind=s.kind,
+                kind=SeatKind(s.kind),
                 agent=s.agent,
                 budget=s.budget,
                 token_hash=s.token_hash,

@@ -10,19 +10,17 @@ and push the new views to every listener.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, ParamSpec, TypeVar
 
 from koth.core.errors import InvalidParamsError
-from koth.core.game import Game
 from koth.core.players import NodeKind
 from koth.core.record import GameRecord, RecordedMove, replay
 from koth.core.state import GameState
+from koth.server import security
 from koth.server.errors import (
     AlreadySubmittedError,
     ForbiddenError,
@@ -30,65 +28,36 @@ from koth.server.errors import (
     NotFoundError,
     StaleVersionError,
 )
-from koth.server.services.agents import RANDOM_AGENT, check_seat_agent
-from koth.server.services.catalog import make_game
-from koth.server.services.live import LiveHub
-from koth.server.services.messages import replay_frame, state_message
-from koth.server.store.repository import (
-    FINISHED,
-    OPEN,
-    RUNNING,
-    Repository,
-    StoredGame,
-    StoredSeat,
+from koth.server.games.agents import RANDOM_AGENT, check_seat_agent
+from koth.server.games.catalog import make_game
+from koth.server.games.live import LiveGame, LiveHub, Subscriber
+from koth.server.games.messages import (
+    created_response,
+    replay_frame,
+    state_message,
+    summary,
 )
+from koth.server.games.schemas import (
+    CreatedGameResponse,
+    GameStatus,
+    GameSummary,
+    ReplayResponse,
+    SeatKind,
+    StateMessage,
+    TableInfo,
+)
+from koth.server.games.store import Repository, StoredSeat
+from koth.server.listeners import Sink
 
 T = TypeVar("T")
 PS = ParamSpec("PS")
 
-HUMAN = "human"
-COMPUTER = "computer"
-
 
 @dataclass(frozen=True, slots=True)
 class SeatRequest:
-    kind: str = HUMAN
+    kind: SeatKind = SeatKind.HUMAN
     agent: str | None = None
     budget: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CreatedGame:
-    stored: StoredGame
-    #: seat -> secret token, for the human seats; shown once, to the creator only
-    tokens: dict[int, str]
-
-
-@dataclass(eq=False)
-class LiveGame:
-    """A game's replayed state, cached in memory."""
-
-    stored: StoredGame
-    state: GameState[Any, Any]
-    version: int
-    #: seats that have a secret submission waiting at the current simultaneous node
-    submitted: frozenset[int] = frozenset()
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def status(self) -> str:
-        return self.stored.status
-
-    @property
-    def game(self) -> Game[Any, Any, Any]:
-        return self.state.game
-
-    def seat_kind(self, seat: int) -> str:
-        return self.stored.seats[seat].kind
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def chance_rng(seed: int, version: int) -> random.Random:
@@ -128,8 +97,13 @@ class GameService:
 
     # -------------------------------------------------------------- creation
     async def create(
-        self, game_name: str, params: dict[str, Any], seats: Sequence[SeatRequest] | None
-    ) -> CreatedGame:
+        self,
+        game_name: str,
+        params: dict[str, Any],
+        seats: Sequence[SeatRequest] | None,
+        base_url: str,
+    ) -> CreatedGameResponse:
+        """A new game; the response holds each human seat's secret join link (once)."""
         game = make_game(game_name, params)
         requests = list(seats) if seats else [SeatRequest() for _ in range(game.num_players)]
         if len(requests) != game.num_players:
@@ -140,28 +114,27 @@ class GameService:
         tokens: dict[int, str] = {}
         stored_seats = []
         for index, request in enumerate(requests):
-            if request.kind == COMPUTER:
+            if request.kind is SeatKind.COMPUTER:
                 agent = request.agent or RANDOM_AGENT
                 try:
                     check_seat_agent(agent, request.budget, game)
                 except InvalidParamsError as exc:
                     raise InvalidParamsError(f"seat {index}: {exc}") from None
                 stored_seats.append(
-                    StoredSeat(index, COMPUTER, agent, request.budget, None, claimed=True)
-                )
-            elif request.kind == HUMAN:
-                tokens[index] = secrets.token_urlsafe(32)
-                stored_seats.append(
-                    StoredSeat(index, HUMAN, None, None, hash_token(tokens[index]), claimed=False)
+                    StoredSeat(index, SeatKind.COMPUTER, agent, request.budget, None, claimed=True)
                 )
             else:
-                raise InvalidParamsError(f"seat {index}: kind must be human or computer")
+                tokens[index] = security.new_token()
+                token_hash = security.hash_token(tokens[index])
+                stored_seats.append(
+                    StoredSeat(index, SeatKind.HUMAN, None, None, token_hash, claimed=False)
+                )
         seed = secrets.randbits(63)
         state = game.new_initial_state()
         initial_moves = resolve_chance(state, seed, 0)
-        status = RUNNING if not tokens else OPEN
+        status = GameStatus.RUNNING if not tokens else GameStatus.OPEN
         if state.is_terminal():
-            status = FINISHED
+            status = GameStatus.FINISHED
         stored = await self._db(
             self.repository.create_game,
             game_id=secrets.token_urlsafe(9),
@@ -174,7 +147,7 @@ class GameService:
         )
         self._live[stored.id] = LiveGame(stored, state, stored.version)
         self._changed(stored.id)
-        return CreatedGame(stored, tokens)
+        return created_response(stored, tokens, base_url)
 
     # --------------------------------------------------------------- reading
     async def live(self, game_id: str) -> LiveGame:
@@ -207,15 +180,42 @@ class GameService:
             submitted = frozenset(await self._db(self.repository.pending, game_id, len(moves)))
         return LiveGame(stored, state, len(moves), submitted)
 
+    async def subscribe(
+        self, game_id: str, sink: Sink, token: str | None
+    ) -> tuple[Subscriber, StateMessage]:
+        """Listen to ``game_id`` as the seat of ``token``; returns the listener and the
+        first message (subscribed before it is built, so no update falls in between)."""
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        subscriber = self.hub.subscribe(game_id, sink, seat)
+        try:
+            return subscriber, await self.message(game_id, token)
+        except BaseException:
+            self.hub.unsubscribe(game_id, subscriber)
+            raise
+
+    def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
+        self.hub.unsubscribe(game_id, subscriber)
+
+    async def table(self, game_id: str) -> TableInfo:
+        """Which game ``game_id`` is and how many seats it has (for its pages)."""
+        live = await self.live(game_id)
+        return TableInfo(
+            game=live.game.name,
+            params=live.game.params.to_json(),
+            num_players=live.game.num_players,
+        )
+
     def forget(self, game_id: str) -> None:
         """Drop the cached state (after a stale write: another writer moved on)."""
         self._live.pop(game_id, None)
 
-    async def list_games(self, statuses: Sequence[str]) -> list[StoredGame]:
-        return await self._db(self.repository.list_games, statuses)
+    async def list_games(self, statuses: Sequence[GameStatus], base_url: str) -> list[GameSummary]:
+        games = await self._db(self.repository.list_games, statuses)
+        return [summary(game, base_url) for game in games]
 
     async def running_game_ids(self) -> list[str]:
-        return await self._db(self.repository.game_ids, [OPEN, RUNNING])
+        return await self._db(self.repository.game_ids, [GameStatus.OPEN, GameStatus.RUNNING])
 
     def seat_of(self, live: LiveGame, token: str | None) -> int | None:
         """The seat whose token this is; None (a spectator) without a token.
@@ -225,10 +225,10 @@ class GameService:
         """
         if token is None:
             return None
-        digest = hash_token(token)
+        digest = security.hash_token(token)
         found: int | None = None
         for seat in live.stored.seats:
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+            if security.hash_matches(digest, seat.token_hash):
                 found = seat.seat
         if found is None:
             raise ForbiddenError("this seat token is not valid for this game")
@@ -240,13 +240,13 @@ class GameService:
             return
         status = await self._db(self.repository.claim_seat, live.stored.id, seat)
         seats = tuple(replace(s, claimed=True) if s.seat == seat else s for s in live.stored.seats)
-        if live.stored.status != FINISHED:
+        if live.stored.status is not GameStatus.FINISHED:
             live.stored = replace(live.stored, seats=seats, status=status)
         else:
             live.stored = replace(live.stored, seats=seats)
         await self._publish(live)
 
-    async def message(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def message(self, game_id: str, token: str | None) -> StateMessage:
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         await self.claim(live, seat)
@@ -259,7 +259,7 @@ class GameService:
         token: str | None,
         action: str | int,
         expected_version: int | None,
-    ) -> dict[str, Any]:
+    ) -> StateMessage:
         """A person's action; returns the new message for the seat."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
@@ -327,7 +327,7 @@ class GameService:
     ) -> None:
         seed = live.stored.chance_seed
         moves = moves + resolve_chance(after, seed, live.version + len(moves))
-        status = FINISHED if after.is_terminal() else None
+        status = GameStatus.FINISHED if after.is_terminal() else None
         version = await self._db(
             self.repository.append_moves,
             live.stored.id,
@@ -346,7 +346,7 @@ class GameService:
             live.stored = replace(live.stored, version=version)
 
     # --------------------------------------------------------------- records
-    async def replay_frames(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def replay(self, game_id: str, token: str | None) -> ReplayResponse:
         """Every step of the game as views: the viewer's own until the game is over,
         then every seat's (the hidden cards revealed)."""
         live = await self.live(game_id)
@@ -359,14 +359,14 @@ class GameService:
         for move in history:
             state.apply_move(move)
             frames.append(replay_frame(state, seats))
-        return {
-            "game_id": game_id,
-            "game": live.game.name,
-            "params": live.game.params.to_json(),
-            "seat": seat,
-            "finished": finished,
-            "frames": frames,
-        }
+        return ReplayResponse(
+            game_id=game_id,
+            game=live.game.name,
+            params=live.game.params.to_json(),
+            seat=seat,
+            finished=finished,
+            frames=frames,
+        )
 
     async def record(self, game_id: str) -> GameRecord:
         """The full record (every secret included), available once the game is over."""
@@ -375,7 +375,8 @@ class GameService:
             raise NotFinishedError(
                 "the record holds every hidden card: it can be downloaded once the game is over"
             )
-        return live.state.record(
+        return GameRecord.from_state(
+            live.state,
             id=game_id,
             created=live.stored.created.isoformat(),
             seats=[{"seat": s.seat, "kind": s.kind, "agent": s.agent} for s in live.stored.seats],
@@ -383,7 +384,9 @@ class GameService:
 
     # ------------------------------------------------------------- listeners
     async def _publish(self, live: LiveGame) -> None:
-        await self.hub.publish(live.stored.id, lambda seat: state_message(live, seat))
+        await self.hub.publish(
+            live.stored.id, lambda seat: state_message(live, seat).model_dump(mode="json")
+        )
 
     def _changed(self, game_id: str) -> None:
         for listener in self.on_change:

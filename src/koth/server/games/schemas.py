@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import enum
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
+class GameStatus(enum.StrEnum):
+    OPEN = "open"
+    """a human seat has never connected"""
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class SeatKind(enum.StrEnum):
+    HUMAN = "human"
+    COMPUTER = "computer"
+
+
 # ------------------------------------------------------------------ requests
 class SeatConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["human", "computer"] = "human"
-    agent: str | None = Field(None, description="computer seats: the agent (default random)")
+    kind: SeatKind = SeatKind.HUMAN
+    agent: str | None = Field(
+        default=None, description="computer seats: the agent (default random)"
+    )
     budget: int | None = Field(
         None,
         ge=1,
@@ -38,15 +53,25 @@ class ActionRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    action: str | None = Field(None, max_length=200, description="the action's notation")
-    action_id: int | None = Field(None, ge=0, description="the action's integer id")
-    version: int | None = Field(None, ge=0, description="the game version the action was made at")
+    action: str | None = Field(default=None, max_length=200, description="the action's notation")
+    action_id: int | None = Field(default=None, ge=0, description="the action's integer id")
+    version: int | None = Field(
+        default=None, ge=0, description="the game version the action was made at"
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> ActionRequest:
         if (self.action is None) == (self.action_id is None):
             raise ValueError("give exactly one of action (notation) and action_id")
         return self
+
+    @property
+    def chosen(self) -> str | int:
+        """The action as given: its notation or its id."""
+        if self.action is not None:
+            return self.action
+        assert self.action_id is not None  # the validator above
+        return self.action_id
 
 
 class ParamsCheckRequest(BaseModel):
@@ -56,19 +81,9 @@ class ParamsCheckRequest(BaseModel):
 
 
 # ----------------------------------------------------------------- responses
-class ErrorBody(BaseModel):
-    code: str = Field(description="stable machine-readable code, e.g. stale, illegal_action")
-    message: str
-    rule: str | None = Field(None, description="the rule an illegal action breaks, if known")
-
-
-class ErrorResponse(BaseModel):
-    error: ErrorBody
-
-
 class SeatSummary(BaseModel):
     seat: int
-    kind: str
+    kind: SeatKind
     agent: str | None = None
     budget: int | None = None
     claimed: bool
@@ -78,7 +93,7 @@ class GameSummary(BaseModel):
     id: str
     game: str
     params: dict[str, Any]
-    status: Literal["open", "running", "finished"]
+    status: GameStatus
     version: int
     created: datetime
     seats: list[SeatSummary]
@@ -86,15 +101,15 @@ class GameSummary(BaseModel):
 
 
 class SeatLink(SeatSummary):
-    join_url: str | None = Field(None, description="human seats: the secret join link")
-    token: str | None = Field(None, description="human seats: the secret seat token")
+    join_url: str | None = Field(default=None, description="human seats: the secret join link")
+    token: str | None = Field(default=None, description="human seats: the secret seat token")
 
 
 class CreatedGameResponse(BaseModel):
     id: str
     game: str
     params: dict[str, Any]
-    status: str
+    status: GameStatus
     seats: list[SeatLink]
     spectate_url: str
 
@@ -120,7 +135,7 @@ class StateMessage(BaseModel):
     game: str
     params: dict[str, Any]
     version: int
-    status: str
+    status: GameStatus
     seat: int | None
     seats: list[SeatSummary]
     to_move: ToMoveInfo

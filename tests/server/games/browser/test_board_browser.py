@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from koth.core.record import GameRecord, replay
-from tests.server.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, click_one
+from tests.server.games.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, click_one
 from tests.server.live_server import LiveServer
 
 pytest.importorskip("koth.games.board", reason="the board game is not importable yet")

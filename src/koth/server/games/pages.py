@@ -9,13 +9,13 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from koth.core.errors import KothError
-from koth.server.deps import BaseUrlDep, ServiceDep, TemplatesDep
+from koth.core.errors import InvalidParamsError, KothError
+from koth.server.deps import BaseUrlDep, GamesDep, TemplatesDep
 from koth.server.errors import api_error_from
-from koth.server.routes.lobby import created_response, summary
-from koth.server.services.agents import agent_names
-from koth.server.services.catalog import GameInfo, ParamField, game_info, offered_games
-from koth.server.services.games import SeatRequest
+from koth.server.games.agents import agent_names
+from koth.server.games.catalog import GameInfo, ParamField, game_info, offered_games
+from koth.server.games.schemas import GameStatus, SeatKind
+from koth.server.games.service import SeatRequest
 
 router = APIRouter(include_in_schema=False)
 
@@ -26,20 +26,25 @@ MAX_FORM_BYTES = 20_000
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby_page(
-    request: Request, service: ServiceDep, templates: TemplatesDep, base: BaseUrlDep
+    request: Request, games: GamesDep, templates: TemplatesDep, base: BaseUrlDep
 ) -> HTMLResponse:
-    games = [summary(g, base) for g in await service.list_games(["open", "running"])]
-    finished = [summary(g, base) for g in await service.list_games(["finished"])][:20]
+    listed = await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
+    finished = (await games.list_games([GameStatus.FINISHED], base))[:20]
     return templates.TemplateResponse(
         request,
         "lobby.html",
-        {"catalog": offered_games(), "agents": agent_names(), "games": games, "finished": finished},
+        {
+            "catalog": offered_games(),
+            "agents": agent_names(),
+            "games": listed,
+            "finished": finished,
+        },
     )
 
 
 @router.post("/lobby/create", response_class=HTMLResponse)
 async def create_from_form(
-    request: Request, service: ServiceDep, templates: TemplatesDep, base: BaseUrlDep
+    request: Request, games: GamesDep, templates: TemplatesDep, base: BaseUrlDep
 ) -> HTMLResponse:
     body = (await request.body())[:MAX_FORM_BYTES].decode("utf-8", errors="replace")
     form = {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
@@ -47,7 +52,7 @@ async def create_from_form(
         info = game_info(form.get("game", ""))
         params = _params_from_form(info, form)
         seats = _seats_from_form(form)
-        created = await service.create(info.name, params, seats)
+        response = await games.create(info.name, params, seats, base)
     except KothError as exc:
         error = api_error_from(exc)
         return templates.TemplateResponse(
@@ -56,7 +61,6 @@ async def create_from_form(
             {"title": "The game could not be created", "message": error.message},
             status_code=error.status,
         )
-    response = created_response(created, base)
     qr = {
         s.seat: segno.make(s.join_url, error="m").svg_inline(scale=3, dark="#1d2433")
         for s in response.seats
@@ -69,9 +73,9 @@ async def create_from_form(
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def game_page(
-    request: Request, game_id: str, service: ServiceDep, templates: TemplatesDep
+    request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:
-    context = await _page_context(service, game_id)
+    context = await _page_context(games, game_id)
     if context is None:
         return _not_found(request, templates, game_id)
     return templates.TemplateResponse(request, "game.html", context)
@@ -79,26 +83,25 @@ async def game_page(
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 async def replay_page(
-    request: Request, game_id: str, service: ServiceDep, templates: TemplatesDep
+    request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:
-    context = await _page_context(service, game_id)
+    context = await _page_context(games, game_id)
     if context is None:
         return _not_found(request, templates, game_id)
     return templates.TemplateResponse(request, "replay.html", context)
 
 
-async def _page_context(service: ServiceDep, game_id: str) -> dict[str, Any] | None:
+async def _page_context(games: GamesDep, game_id: str) -> dict[str, Any] | None:
     try:
-        live = await service.live(game_id)
+        table = await games.table(game_id)
     except KothError:
         return None
-    name = live.game.name
     return {
         "game_id": game_id,
-        "game_name": name,
-        "title": game_info(name).title,
-        "renderer": RENDERERS.get(name, "generic"),
-        "num_players": live.game.num_players,
+        "game_name": table.game,
+        "title": game_info(table.game).title,
+        "renderer": RENDERERS.get(table.game, "generic"),
+        "num_players": table.num_players,
     }
 
 
@@ -145,10 +148,13 @@ def _seats_from_form(form: dict[str, str]) -> list[SeatRequest]:
     seats = []
     index = 0
     while f"seat.{index}.kind" in form:
-        kind = form[f"seat.{index}.kind"]
+        try:
+            kind = SeatKind(form[f"seat.{index}.kind"])
+        except ValueError:
+            raise InvalidParamsError(f"seat {index}: kind must be human or computer") from None
         budget_text = form.get(f"seat.{index}.budget", "").strip()
         budget = int(budget_text) if budget_text.isdigit() and int(budget_text) > 0 else None
         agent = form.get(f"seat.{index}.agent") or None
-        seats.append(SeatRequest(kind, agent if kind == "computer" else None, budget))
+        seats.append(SeatRequest(kind, agent if kind is SeatKind.COMPUTER else None, budget))
         index += 1
     return seats

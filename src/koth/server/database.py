@@ -1,4 +1,5 @@
-"""Engines and migrations: SQLite (WAL, synchronous=FULL) or PostgreSQL."""
+"""Engines, the one declarative base of every table, and migrations: SQLite (WAL,
+synchronous=FULL) or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,9 +10,15 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import DeclarativeBase
 
 #: shipped inside the package, so an installed wheel can migrate its own database
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    """The base of every table of the web app (games and quiz events alike), so one
+    metadata describes the whole schema that the migrations create."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from koth.core.record import GameRecord, replay
-from tests.server.browser.conftest import (
+from tests.server.games.browser.conftest import (
     DESKTOP,
     PHONE,
     SCREENSHOTS,

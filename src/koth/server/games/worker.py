@@ -17,8 +17,10 @@ from typing import Any
 from koth.core.chance import random_policy
 from koth.core.errors import KothError
 from koth.core.state import GameState
-from koth.server.services.agents import Policy, make_policy
-from koth.server.services.games import COMPUTER, GameService, LiveGame
+from koth.server.games.agents import Policy, make_policy
+from koth.server.games.live import LiveGame
+from koth.server.games.schemas import SeatKind
+from koth.server.games.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +71,7 @@ class ComputerWorker:
         return [
             seat
             for seat in state.acting_players()
-            if live.seat_kind(seat) == COMPUTER and seat not in live.submitted
+            if live.seat_kind(seat) is SeatKind.COMPUTER and seat not in live.submitted
         ]
 
     async def _drive(self, game_id: str) -> None:

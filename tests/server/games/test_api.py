@@ -238,7 +238,9 @@ def test_the_openapi_schema_documents_every_endpoint(client: TestClient) -> None
     for path, method in expected:
         operation = paths[path][method]
         assert operation.get("summary"), (path, method)
-        assert {"404", "422"} <= set(operation["responses"]), (path, method)
+        assert "422" in operation["responses"], (path, method)
+        if "{game" in path:
+            assert "404" in operation["responses"], (path, method)
     assert "SeatToken" in schema["components"]["securitySchemes"]
     assert not any(p.startswith("/games") or p == "/" for p in paths)  # pages are not API
 

@@ -1,11 +1,42 @@
-"""Live updates of games: each game's WebSocket listeners, grouped by seat."""
+"""Games in memory: the cached state of each live game and its WebSocket listeners,
+grouped by seat."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+from koth.core.game import Game
+from koth.core.state import GameState
+from koth.server.games.schemas import GameStatus, SeatKind
+from koth.server.games.store import StoredGame
 from koth.server.listeners import Listener, Listeners, Sink
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game's replayed state, cached in memory; the stored moves are the truth."""
+
+    stored: StoredGame
+    state: GameState[Any, Any]
+    version: int
+    #: seats that have a secret submission waiting at the current simultaneous node
+    submitted: frozenset[int] = frozenset()
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def status(self) -> GameStatus:
+        return self.stored.status
+
+    @property
+    def game(self) -> Game[Any, Any, Any]:
+        return self.state.game
+
+    def seat_kind(self, seat: int) -> SeatKind:
+        return self.stored.seats[seat].kind
+
 
 #: a game's listener: its key is the seat it watches from (None: a spectator)
 Subscriber = Listener[int | None]

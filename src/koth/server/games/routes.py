@@ -1,0 +1,182 @@
+"""The games' JSON API and WebSocket: the lobby, playing a game, replays and records.
+Every route calls the service layer only."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response, WebSocket, WebSocketDisconnect, status
+
+from koth.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidParamsError,
+    KothError,
+    NotYourTurnError,
+)
+from koth.core.record import GameRecord
+from koth.server.deps import BaseUrlDep, GamesDep, SeatTokenDep
+from koth.server.errors import (
+    AlreadySubmittedError,
+    ForbiddenError,
+    MalformedRequestError,
+    NotFinishedError,
+    NotFoundError,
+    StaleVersionError,
+    UnknownGameError,
+    error_responses,
+)
+from koth.server.games.catalog import catalog, check_table
+from koth.server.games.schemas import (
+    ActionRequest,
+    CatalogEntry,
+    CreatedGameResponse,
+    CreateGameRequest,
+    GameStatus,
+    GameSummary,
+    ParamsCheckRequest,
+    ReplayResponse,
+    StateMessage,
+    TableInfo,
+)
+from koth.server.games.service import SeatRequest
+from koth.server.responses import attachment
+from koth.server.sockets import close_bad_hello, close_with_error, receive_hello
+
+router = APIRouter(prefix="/api", responses=error_responses(MalformedRequestError))
+
+GAME_ERRORS = (NotFoundError, ForbiddenError)
+
+
+# ------------------------------------------------------------------- lobby
+@router.get(
+    "/catalog", tags=["lobby"], summary="The games that can be hosted, with their parameters"
+)
+async def get_catalog() -> list[CatalogEntry]:
+    return catalog()
+
+
+@router.post(
+    "/catalog/{game}/table",
+    tags=["lobby"],
+    summary="Check parameters and count the seats they give",
+    responses=error_responses(UnknownGameError, InvalidParamsError),
+)
+async def table(game: str, body: ParamsCheckRequest) -> TableInfo:
+    return check_table(game, body.params)
+
+
+@router.get("/games", tags=["lobby"], summary="Games in the lobby (open and running by default)")
+async def list_games(
+    games: GamesDep,
+    base: BaseUrlDep,
+    status_filter: Annotated[
+        list[GameStatus] | None,
+        Query(alias="status", description="open, running and/or finished"),
+    ] = None,
+) -> list[GameSummary]:
+    statuses = status_filter or [GameStatus.OPEN, GameStatus.RUNNING]
+    return await games.list_games(statuses, base)
+
+
+@router.post(
+    "/games",
+    tags=["lobby"],
+    status_code=status.HTTP_201_CREATED,
+    summary="Create a game; the response holds each human seat's secret join link",
+    responses=error_responses(UnknownGameError, InvalidParamsError),
+)
+async def create_game(
+    body: CreateGameRequest, games: GamesDep, base: BaseUrlDep
+) -> CreatedGameResponse:
+    seats = (
+        [SeatRequest(s.kind, s.agent, s.budget) for s in body.seats]
+        if body.seats is not None
+        else None
+    )
+    return await games.create(body.game, body.params, seats, base)
+
+
+# -------------------------------------------------------------------- play
+@router.get(
+    "/games/{game_id}",
+    tags=["play"],
+    summary="The game as this seat (or a spectator, without a token) may see it now",
+    responses=error_responses(*GAME_ERRORS),
+)
+async def get_game(game_id: str, games: GamesDep, token: SeatTokenDep) -> StateMessage:
+    return await games.message(game_id, token)
+
+
+@router.post(
+    "/games/{game_id}/actions",
+    tags=["play"],
+    summary="Act for the seat of the token; answered once the action is stored",
+    responses=error_responses(
+        *GAME_ERRORS,
+        InvalidActionError,
+        IllegalActionError,
+        StaleVersionError,
+        NotYourTurnError,
+        GameOverError,
+        AlreadySubmittedError,
+    ),
+)
+async def post_action(
+    game_id: str, body: ActionRequest, games: GamesDep, token: SeatTokenDep
+) -> StateMessage:
+    return await games.act(game_id, token, body.chosen, body.version)
+
+
+@router.websocket("/games/{game_id}/ws")
+async def game_socket(websocket: WebSocket, game_id: str, games: GamesDep) -> None:
+    """Live updates. The client's first frame is ``{"type": "hello", "token": ...}``
+    (token null for a spectator); every frame after that from the server is a full
+    ``state`` message built for the client's seat, or an ``error``. Clients may send
+    ``{"type": "ping"}`` to keep the connection alive."""
+    await websocket.accept()
+    subscriber = None
+    try:
+        hello = await receive_hello(websocket)
+        token = hello.get("token")
+        if token is not None and not isinstance(token, str):
+            token = ""
+        subscriber, first = await games.subscribe(game_id, websocket, token)
+        await websocket.send_json(first.model_dump(mode="json"))
+        while True:
+            frame: Any = await websocket.receive_json()
+            if isinstance(frame, dict) and frame.get("type") == "ping":
+                await websocket.send_json({"type": "pong"})
+    except WebSocketDisconnect:
+        pass
+    except KothError as exc:
+        await close_with_error(websocket, exc)
+    except (TimeoutError, ValueError, json.JSONDecodeError, KeyError):
+        await close_bad_hello(websocket, "a token")
+    finally:
+        if subscriber is not None:
+            games.unsubscribe(game_id, subscriber)
+
+
+# ----------------------------------------------------------------- records
+@router.get(
+    "/games/{game_id}/replay",
+    tags=["records"],
+    summary="Every step as views: the viewer's own while the game runs, all seats' after",
+    responses=error_responses(*GAME_ERRORS),
+)
+async def get_replay(game_id: str, games: GamesDep, token: SeatTokenDep) -> ReplayResponse:
+    return await games.replay(game_id, token)
+
+
+@router.get(
+    "/games/{game_id}/record",
+    tags=["records"],
+    summary="The full game record (koth-record/1 JSON); only once the game is over",
+    responses=error_responses(NotFoundError, NotFinishedError),
+)
+async def get_record(game_id: str, games: GamesDep, response: Response) -> GameRecord:
+    response.headers.update(attachment(f"koth-{game_id}.json"))
+    return await games.record(game_id)

@@ -1,0 +1,156 @@
+"""The judge console's commands: each turns its request body into the one op to append.
+
+A command reads the event (under its lock) only to fill in what the host left out (the
+open question, the next part's teams, the answers of a group); the fold
+(:meth:`EventModel.apply`) decides whether the op is allowed now.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from koth.games.quiz import draw_spurs
+from koth.server.errors import InvalidRequestError, NotFoundError, WrongPhaseError
+from koth.server.quiz import ops
+from koth.server.quiz.model import EventModel
+from koth.server.quiz.schemas import (
+    AddTeamCommand,
+    AnswerForTeamCommand,
+    AppealCommand,
+    ExtendCommand,
+    JudgeCommand,
+    LightningCommand,
+    NoArguments,
+    OnQuestion,
+    OpenAnsweringCommand,
+    OpenQuestionCommand,
+    PartnerCommand,
+)
+
+B = TypeVar("B", bound=BaseModel)
+#: a command: (the event, the request body, the server time) -> the op to append
+Command = Callable[[EventModel, B, float], ops.Op]
+
+
+def _question(model: EventModel, body: OnQuestion) -> int:
+    if body.question is not None:
+        return body.question
+    _part, q = model.open_question()
+    return q.number
+
+
+def add_team(_model: EventModel, body: AddTeamCommand, _now: float) -> ops.Op:
+    return ops.TeamJoined(team=ops.clean_name(body.team))
+
+
+def start(model: EventModel, _body: NoArguments, _now: float) -> ops.Op:
+    return next_part_op(model)
+
+
+def take_break(_model: EventModel, _body: NoArguments, _now: float) -> ops.Op:
+    return ops.BreakTaken()
+
+
+def lightning(_model: EventModel, body: LightningCommand, _now: float) -> ops.Op:
+    return ops.Lightning(teams=body.teams, right=body.right)
+
+
+def open_question(model: EventModel, body: OpenQuestionCommand, _now: float) -> ops.Op:
+    number = body.question or len(model.current_part().questions) + 1
+    return ops.QuestionOpened(question=number)
+
+
+def lock(model: EventModel, body: OnQuestion, now: float) -> ops.Op:
+    return ops.Locked(question=_question(model, body), at=now)
+
+
+def open_answering(model: EventModel, body: OpenAnsweringCommand, now: float) -> ops.Op:
+    seconds = body.seconds or float(model.config.answer_seconds)
+    return ops.AnsweringOpened(question=_question(model, body), seconds=seconds, at=now)
+
+
+def pause(model: EventModel, body: OnQuestion, now: float) -> ops.Op:
+    return ops.TimerPaused(question=_question(model, body), at=now)
+
+
+def resume(model: EventModel, body: OnQuestion, now: float) -> ops.Op:
+    return ops.TimerResumed(question=_question(model, body), at=now)
+
+
+def extend(model: EventModel, body: ExtendCommand, now: float) -> ops.Op:
+    return ops.TimerExtended(question=_question(model, body), seconds=body.seconds, at=now)
+
+
+def close_answering(model: EventModel, body: OnQuestion, now: float) -> ops.Op:
+    return ops.AnsweringClosed(question=_question(model, body), at=now)
+
+
+def judge(model: EventModel, body: JudgeCommand, _now: float) -> ops.Op:
+    """Judge every answer whose normalised text is ``body.key`` and/or the listed teams."""
+    question = _question(model, body)
+    q = model.current_part().open_question
+    if q is None or q.number != question:
+        raise WrongPhaseError(f"question {question} is not open")
+    chosen = [t for t, a in q.answers.items() if body.key is not None and a.key == body.key]
+    chosen += [t for t in body.teams if t not in chosen]
+    if not chosen:
+        raise NotFoundError("no answer matches")
+    return ops.Judged(question=question, teams=chosen, correct=body.correct)
+
+
+def partner(model: EventModel, body: PartnerCommand, _now: float) -> ops.Op:
+    return ops.PartnerSet(question=_question(model, body), partner=body.partner)
+
+
+def resolve(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
+    return ops.Resolved(question=_question(model, body))
+
+
+def appeal(_model: EventModel, body: AppealCommand, now: float) -> ops.Op:
+    return ops.Corrected(
+        question=body.question, team=body.team, correct=body.correct, comment=body.comment, at=now
+    )
+
+
+def answer_for_team(model: EventModel, body: AnswerForTeamCommand, now: float) -> ops.Op:
+    """An answer the judge types in for a team (given on paper or aloud)."""
+    if body.team not in model.teams:
+        raise InvalidRequestError(f"no team {body.team!r}")
+    question = _question(model, body)
+    return ops.Answered(
+        question=question,
+        team=body.team,
+        text=body.text,
+        at=now,
+        submission_id=f"judge-{question}-{now:.6f}",
+        by="judge",
+    )
+
+
+def next_part_op(model: EventModel) -> ops.PartStarted:
+    """The op that starts the next part: its teams and their spur cells (set by the host,
+    or drawn with the event's secret seed, one stream per part)."""
+    wanted = model.next_part_teams()
+    if wanted is None:
+        raise WrongPhaseError("every part of the event has been played")
+    name, teams = wanted
+    settings = model.config
+    if len(teams) < 2:
+        raise WrongPhaseError(f"{name} needs at least 2 teams (it has {len(teams)})")
+    manual = {
+        ops.clean_name(t): list(c) for t, c in settings.spurs.items() if ops.clean_name(t) in teams
+    }
+    rng = random.Random(f"{model.spur_seed}:{len(model.parts)}")
+    missing = [t for t in teams if t not in manual]
+    drawn: dict[str, Any] = {}
+    if settings.spurs_per_slope and missing:
+        try:
+            drawn = draw_spurs(missing, settings.steps, rng, settings.spurs_per_slope)
+        except Exception as exc:
+            raise InvalidRequestError(str(exc)) from None
+    spurs = {**manual, **{t: list(c) for t, c in drawn.items()}}
+    return ops.PartStarted(name=name, teams=teams, spurs=spurs)

@@ -1,0 +1,384 @@
+"""Request and response bodies of quiz hosting (documented in the OpenAPI schema).
+
+The WebSocket frames are the same models as the REST answers: a team, the projector and
+the judge each get one ``state`` message of their audience, built in
+:mod:`koth.server.quiz.views`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from koth.games.quiz import TeamLine
+from koth.games.quiz.protocol import EventIn, GameIn
+from koth.games.quiz.situation import Downgrade, TieGroup
+from koth.server.quiz.ops import (
+    ANSWER_MAX,
+    COMMENT_MAX,
+    TEAM_NAME_MAX,
+    Declaration,
+    EventSettings,
+    Format,
+)
+
+Stage = Literal[
+    "lobby", "between", "declaring", "read", "answering", "judging", "lightning", "part_over",
+    "finished",
+]  # fmt: skip
+AnswerStatus = Literal["accepted", "right", "wrong"]
+#: an event as the quiz engine's protocol (``koth quiz score`` scores it)
+ProtocolDocument = GameIn | EventIn
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ------------------------------------------------------------------ requests
+class JoinRequest(_Body):
+    code: str = Field(min_length=4, max_length=16)
+    team: str = Field(min_length=1, max_length=TEAM_NAME_MAX + 10)
+
+
+class RecoverRequest(JoinRequest):
+    recovery_code: str = Field(min_length=12, max_length=20)
+
+
+class DeclarationRequest(_Body):
+    question: int = Field(ge=1)
+    declaration: Declaration
+
+
+class AnswerRequest(_Body):
+    question: int = Field(ge=1)
+    text: str = Field(min_length=1, max_length=ANSWER_MAX + 50)
+    submission_id: str = Field(min_length=8, max_length=64, description="client-made, per answer")
+
+
+# ------------------------------------------------------------ judge commands
+# One body per judge console command, so the schema says what each needs. ``question``
+# is the open question where a command leaves it out.
+class NoArguments(_Body):
+    pass
+
+
+class OnQuestion(_Body):
+    question: int | None = Field(default=None, ge=1, description="default: the open question")
+
+
+class AddTeamCommand(_Body):
+    team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
+
+
+class OpenQuestionCommand(_Body):
+    question: int | None = Field(default=None, ge=1, description="default: the next question")
+
+
+class OpenAnsweringCommand(OnQuestion):
+    seconds: float | None = Field(
+        default=None, gt=0, le=3600, description="default: the event's answering time"
+    )
+
+
+class ExtendCommand(OnQuestion):
+    seconds: float = Field(gt=0, le=3600)
+
+
+class JudgeCommand(OnQuestion):
+    correct: bool
+    key: str | None = Field(default=None, max_length=400, description="a group's normalised text")
+    teams: list[str] = Field(default_factory=list, max_length=10_000)
+
+
+class PartnerCommand(OnQuestion):
+    partner: bool = True
+
+
+class AppealCommand(_Body):
+    question: int = Field(ge=1)
+    team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
+    correct: bool
+    comment: str = Field("", max_length=COMMENT_MAX)
+
+
+class LightningCommand(_Body):
+    teams: list[str] = Field(max_length=10_000)
+    right: list[str] = Field(default_factory=list, max_length=10_000)
+
+
+class AnswerForTeamCommand(OnQuestion):
+    team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
+    text: str = Field(min_length=1, max_length=ANSWER_MAX)
+
+
+# ------------------------------------------------------------ small answers
+class EventLinks(BaseModel):
+    judge: str
+    projector: str
+    results: str
+    join: str
+    qr: str
+    host: str = Field(description="the judge console with the host token in its fragment")
+
+
+class CreatedEventResponse(BaseModel):
+    id: str
+    join_code: str
+    host_token: str = Field(description="shown once: keep it secret")
+    links: EventLinks
+
+
+class CredentialsResponse(BaseModel):
+    event_id: str
+    team: str
+    token: str = Field(description="the team's secret token (Bearer)")
+    recovery_code: str = Field(description="moves the team to another phone")
+    team_page: str
+
+
+class AnswerAck(BaseModel):
+    accepted: Literal[True] = True
+    question: int
+    text: str = Field(description="the answer as stored")
+    received_at: float = Field(description="server receive time (epoch seconds)")
+    seq: int = Field(description="the log row that holds it")
+    duplicate: bool = Field(description="a retry of an answer stored before")
+
+
+# --------------------------------------------------------------- the picture
+class TimerInfo(BaseModel):
+    seconds: float
+    remaining: float
+    running: bool
+    paused: bool
+
+
+class Phase(BaseModel):
+    """Where the evening stands (public)."""
+
+    part: str | None = None
+    part_index: int
+    parts: list[str]
+    question: int | None = None
+    questions_played: int = 0
+    total_questions: int = 0
+    stage: Stage = "lobby"
+    timer: TimerInfo | None = None
+    event_finished: bool
+    partner: bool | None = Field(
+        default=None, description="the open question is a partner question"
+    )
+
+
+class EventInfo(BaseModel):
+    id: str
+    title: str
+    format: Format
+
+
+class Standings(BaseModel):
+    """The public situation of a part; spur cells appear only once it is over."""
+
+    finished: bool
+    reason: str | None
+    king: str | None
+    king_hold: int
+    hold_moves: int
+    steps: int
+    kind: str
+    questions_played: int
+    teams: list[TeamLine] = Field(description="sorted by place")
+    lightning_required: list[TieGroup]
+    qualified: list[str] | None
+    downgraded: list[Downgrade]
+
+
+class MoveRow(BaseModel):
+    """What one team did on one closed question and where it took the team."""
+
+    team: str
+    declaration: Declaration
+    late: list[Declaration] = Field(description="declarations made after the reading began")
+    correct: bool | None = Field(description="null: no answer")
+    time: float | None
+    void: bool = Field(description="a question voided by the end of the game")
+    answer: str | None = Field(default=None, description="the answer text (judge and results only)")
+    king: bool | None = None
+    position: int | None = None
+    points: int | None = None
+    steps: int | None = None
+    gained: int | None = None
+    spur: bool | None = None
+    notes: list[str] = Field(default_factory=list)
+    downgraded: bool | None = None
+
+
+class LastMove(MoveRow):
+    question: int
+
+
+class TeamAnswer(BaseModel):
+    text: str
+    submission_id: str
+    status: AnswerStatus
+    time: float
+
+
+class TeamStandings(BaseModel):
+    finished: bool
+    king: str | None
+    king_hold: int
+    hold_moves: int
+    steps: int
+    qualified: list[str] | None
+    top: list[TeamLine]
+    teams: int = Field(description="how many teams play")
+
+
+class TeamSelf(BaseModel):
+    """The team's own line; the fields after ``plays`` are set while it plays a part."""
+
+    plays: bool = False
+    name: str | None = None
+    position: int | None = None
+    points: int | None = None
+    place: int | None = None
+    spur_used: bool | None = None
+    revolution_right: bool | None = None
+    king: bool | None = None
+    spurs: list[int] | None = None
+    declaration: Declaration | None = None
+    legal: list[Declaration] | None = Field(
+        default=None, description="declarations it may make now"
+    )
+    answer: TeamAnswer | None = None
+    last_move: LastMove | None = None
+
+
+class _StateMessage(BaseModel):
+    type: Literal["state"] = "state"
+    seq: int = Field(description="log rows folded so far")
+    server_time: float
+    event: EventInfo
+    phase: Phase
+
+
+class TeamMessage(_StateMessage):
+    """What one team may see: never another team's answer, never a spur cell before the
+    end."""
+
+    audience: Literal["team"] = "team"
+    team: str
+    me: TeamSelf
+    teams_joined: int | None = None
+    standings: TeamStandings | None = None
+
+
+class ProjectorMessage(_StateMessage):
+    """The public picture for the big screen."""
+
+    audience: Literal["projector"] = "projector"
+    joined: list[str] = Field(description="before the start: the teams that joined")
+    standings: Standings | None = None
+    last_question: int | None = None
+    moves: dict[str, MoveRow] = Field(default_factory=dict, description="per team")
+    answered: int | None = None
+    teams_total: int | None = None
+    sectors: list[str] = Field(default_factory=list)
+    format: Format | None = None
+
+
+class JudgeTeam(BaseModel):
+    name: str
+    device: bool = Field(description="the team joined on a phone")
+
+
+class NextPart(BaseModel):
+    name: str
+    teams: list[str]
+
+
+class AnswerGroup(BaseModel):
+    key: str = Field(description="the normalised text shared by the group")
+    text: str = Field(description="the group's most common spelling")
+    teams: list[str]
+    right: int
+    wrong: int
+    unjudged: int
+
+
+class LateDeclaration(BaseModel):
+    team: str
+    declaration: Declaration
+
+
+class OpenQuestionDetail(BaseModel):
+    question: int
+    locked: bool
+    partner_flag: bool
+    partner_listed: bool
+    declarations: dict[str, Declaration]
+    late: list[LateDeclaration]
+    answered: int
+    unjudged: int
+    groups: list[AnswerGroup]
+    missing: list[str] = Field(description="teams without an answer")
+
+
+class ClosedQuestion(BaseModel):
+    question: int
+    partner: bool
+    rows: list[MoveRow]
+
+
+class AppealInfo(BaseModel):
+    question: int
+    team: str
+    correct: bool
+    comment: str
+    after_question: int | None = None
+    downgraded: list[str]
+
+
+class LightningInfo(BaseModel):
+    teams: list[str]
+    right: list[str]
+
+
+class JudgeMessage(_StateMessage):
+    """Everything, for the holder of the host token."""
+
+    audience: Literal["judge"] = "judge"
+    settings: EventSettings
+    teams: list[JudgeTeam]
+    next_part: NextPart | None = None
+    join_code: str | None = None
+    standings: Standings | None = None
+    spurs: dict[str, list[int]] | None = None
+    open: OpenQuestionDetail | None = None
+    closed: list[ClosedQuestion] | None = None
+    appeals: list[AppealInfo] | None = None
+    lightning: list[LightningInfo] | None = None
+    applied_seq: int | None = Field(default=None, description="commands: the log row they made")
+
+
+# ------------------------------------------------------------------- results
+class PartResults(BaseModel):
+    name: str
+    standings: Standings
+    spurs: dict[str, list[int]]
+    questions: list[ClosedQuestion]
+    appeals: list[AppealInfo]
+    lightning: list[LightningInfo]
+    breaks: list[int]
+
+
+class ResultsDocument(BaseModel):
+    """The full record of an event: places, and every team's move on every question."""
+
+    event: EventInfo
+    finished: bool
+    settings: EventSettings
+    parts: list[PartResults]

@@ -1,1 +1,0 @@
-"""The service layer: everything routes may call; it alone touches rules and storage."""

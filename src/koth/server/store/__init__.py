@@ -1,1 +1,0 @@
-"""Event-sourced storage: a game is its parameters plus an append-only list of moves."""
