@@ -15,7 +15,7 @@ class RecordingSink:
         self.delay = delay
         self.fail = fail
 
-    async def send_json(self, data: Any, mode: str = "text") -> None:
+    async def send_text(self, data: str) -> None:
         if self.fail:
             raise ConnectionError("gone")
         await asyncio.sleep(self.delay)

@@ -1,10 +1,10 @@
 """WebSocket listeners grouped by audience, shared by live games and live quiz events.
 
 A game groups its listeners by seat (each seat sees its own view), a quiz event by
-audience ("judge", "projector", "team:<name>"). Either way one message is built per
-audience and sent to all of that audience's listeners at once; a listener that does
-not take its message within ``SEND_TIMEOUT_S`` is dropped: it reconnects and gets the
-full picture again, and it never holds up the others.
+audience ("judge", "projector", "team:<name>"). Either way one message is built (and
+serialised to JSON text) per audience and sent to all of that audience's listeners at
+once; a listener that does not take its message within ``SEND_TIMEOUT_S`` is dropped:
+it reconnects and gets the full picture again, and it never holds up the others.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ K = TypeVar("K", bound=Hashable)
 
 
 class Sink(Protocol):
-    async def send_json(self, data: Any, mode: str = "text") -> None: ...
+    async def send_text(self, data: str) -> None: ...
 
 
 @dataclass(eq=False)
@@ -62,8 +62,9 @@ class Listeners(Generic[K]):
     def __len__(self) -> int:
         return sum(len(group) for group in self._groups.values())
 
-    async def deliver(self, messages: Mapping[K, Any]) -> None:
-        """Send each audience in ``messages`` its message, all listeners concurrently."""
+    async def deliver(self, messages: Mapping[K, str]) -> None:
+        """Send each audience in ``messages`` its message (JSON text), all listeners
+        concurrently."""
         sends = [
             self._send(listener, message)
             for key, message in messages.items()
@@ -71,9 +72,9 @@ class Listeners(Generic[K]):
         ]
         await asyncio.gather(*sends)
 
-    async def _send(self, listener: Listener[K], message: Any) -> None:
+    async def _send(self, listener: Listener[K], message: str) -> None:
         try:
-            await asyncio.wait_for(listener.sink.send_json(message), self.send_timeout)
+            await asyncio.wait_for(listener.sink.send_text(message), self.send_timeout)
         except Exception:  # gone or stuck: it reconnects and gets the full picture
             log.debug("dropping a listener of %s", self.label, exc_info=True)
             self.remove(listener)

@@ -65,7 +65,7 @@ class LiveHub:
         listeners = self._games.get(game_id)
         return 0 if listeners is None else len(listeners)
 
-    async def publish(self, game_id: str, message_for: Callable[[int | None], Any]) -> None:
+    async def publish(self, game_id: str, message_for: Callable[[int | None], str]) -> None:
         """Send every listener of ``game_id`` the message built for its seat."""
         listeners = self._games.get(game_id)
         if listeners is None:

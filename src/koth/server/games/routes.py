@@ -144,7 +144,7 @@ async def game_socket(websocket: WebSocket, game_id: str, games: GamesDep) -> No
         if token is not None and not isinstance(token, str):
             token = ""
         subscriber, first = await games.subscribe(game_id, websocket, token)
-        await websocket.send_json(first.model_dump(mode="json"))
+        await websocket.send_text(first.model_dump_json())
         while True:
             frame: Any = await websocket.receive_json()
             if isinstance(frame, dict) and frame.get("type") == "ping":

@@ -385,7 +385,7 @@ class GameService:
     # ------------------------------------------------------------- listeners
     async def _publish(self, live: LiveGame) -> None:
         await self.hub.publish(
-            live.stored.id, lambda seat: state_message(live, seat).model_dump(mode="json")
+            live.stored.id, lambda seat: state_message(live, seat).model_dump_json()
         )
 
     def _changed(self, game_id: str) -> None:

@@ -227,7 +227,7 @@ class LiveEvent:
                 continue
             async with self.lock:
                 now = time.time()
-                messages = {key: self.message_for(key, now).model_dump(mode="json") for key in keys}
+                messages = {key: self.message_for(key, now).model_dump_json() for key in keys}
             await self._listeners.deliver(messages)
 
     def notify_after_write(self) -> None:

@@ -350,7 +350,7 @@ async def quiz_socket(websocket: WebSocket, event_id: str, quiz: QuizDep) -> Non
             event_id, role, token if isinstance(token, str) else None, websocket
         )
         subscription = (live, listener)
-        await websocket.send_json(first.model_dump(mode="json"))
+        await websocket.send_text(first.model_dump_json())
         while True:
             frame: Any = await websocket.receive_json()
             if isinstance(frame, dict) and frame.get("type") == "ping":

@@ -174,40 +174,42 @@ def _last_moves(part: Part | None) -> tuple[int | None, dict[str, MoveRow]]:
     return k, moves
 
 
+#: the last header built: a broadcast builds one message per team at the same moment
+_last_base: list[tuple[tuple[int, int, float], dict[str, Any]]] = []
+
+
 def _base(model: EventModel, now: float) -> dict[str, Any]:
+    """What every audience's message starts with (shared, so never changed)."""
+    key = (id(model), model.seq, now)
+    if _last_base and _last_base[0][0] == key:
+        return _last_base[0][1]
     settings = model.config
-    return {
+    base = {
         "seq": model.seq,
         "server_time": now,
         "event": EventInfo(id=model.event_id, title=settings.title, format=settings.format),
         "phase": phase(model, now),
     }
+    _last_base[:] = [(key, base)]
+    return base
 
 
 # ---------------------------------------------------------------------- audiences
 def team_message(model: EventModel, team: str, now: float) -> TeamMessage:
-    """What team ``team`` may see now."""
+    """What team ``team`` may see now.
+
+    Built for every team after each change (1,000 of them at a big evening), so the
+    parts every team shares are built once and shared."""
     part = model.part
-    me = TeamSelf()
-    out = TeamMessage(team=team, me=me, **_base(model, now))
+    out = TeamMessage(team=team, me=TeamSelf(), **_base(model, now))
     if part is None:
         out.teams_joined = len(model.teams)
         return out
-    table = standings(part)
-    lines = _memo(part, "lines", lambda: {t.name: t for t in table.teams})
-    out.standings = TeamStandings(
-        finished=table.finished,
-        king=table.king,
-        king_hold=table.king_hold,
-        hold_moves=table.hold_moves,
-        steps=table.steps,
-        qualified=table.qualified,
-        top=table.teams[:TEAM_TOP],
-        teams=len(table.teams),
-    )
+    out.standings = _memo(part, "team_standings", lambda: _team_standings(part))
     if team not in part.state.index:
         return out
-    me = out.me = TeamSelf(plays=True, **lines[team].model_dump())
+    lines = _memo(part, "lines", lambda: {t.name: dict(t) for t in standings(part).teams})
+    me = out.me = TeamSelf(plays=True, **lines[team])
     q = part.open_question
     if q is not None:
         me.declaration = q.declarations.get(team, "ordinary")
@@ -225,8 +227,22 @@ def team_message(model: EventModel, team: str, now: float) -> TeamMessage:
             )
     number, moves = _last_moves(part)
     if number is not None:
-        me.last_move = LastMove(question=number, **moves[team].model_dump())
+        me.last_move = LastMove(question=number, **dict(moves[team]))
     return out
+
+
+def _team_standings(part: Part) -> TeamStandings:
+    table = standings(part)
+    return TeamStandings(
+        finished=table.finished,
+        king=table.king,
+        king_hold=table.king_hold,
+        hold_moves=table.hold_moves,
+        steps=table.steps,
+        qualified=table.qualified,
+        top=table.teams[:TEAM_TOP],
+        teams=len(table.teams),
+    )
 
 
 def projector_message(model: EventModel, now: float) -> ProjectorMessage:
