@@ -48,7 +48,13 @@ def start_server(database: str) -> tuple[subprocess.Popen[bytes], str]:
         [*prefix, "serve", "--port", str(port), "--database", database],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "KOTH_COMPUTER_DELAY": "0"},
+        # a thousand phones on one machine: one address, so its limits are raised
+        env={
+            **os.environ,
+            "KOTH_COMPUTER_DELAY": "0",
+            "KOTH_SOCKETS_PER_CLIENT": "100000",
+            **{f"KOTH_RATE_{k}": "1000000/minute" for k in ("JOIN", "ACT", "LOOKUP")},
+        },
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 import tests.core.toy_game  # noqa: E402, F401  (registers toy_duel)
 from koth.server.app import create_app  # noqa: E402
 from koth.server.settings import Settings  # noqa: E402
+from tests.server.limits import GENEROUS_LIMITS  # noqa: E402
 
 PG_HOST = "127.0.0.1:5432"
 PG_DATABASE = "test"
@@ -61,7 +62,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {"database": database_url, "computer_delay": 0.0}
+    values: dict[str, Any] = {
+        "database": database_url,
+        "computer_delay": 0.0,
+        **GENEROUS_LIMITS,
+    }
     values.update(overrides)
     return Settings(**values)
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.server.limits import GENEROUS_LIMITS
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -50,6 +52,7 @@ class LiveServer:
             "PYTHONPATH": str(REPO),
             "KOTH_EXTRA_GAMES": json.dumps(self.extra_games),
             "KOTH_COMPUTER_DELAY": str(self.computer_delay),
+            **{f"KOTH_{k.upper()}": str(v) for k, v in GENEROUS_LIMITS.items()},
         }
         command = [
             sys.executable,

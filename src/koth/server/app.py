@@ -9,9 +9,11 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -26,12 +28,22 @@ from koth.server.games import routes as game_routes
 from koth.server.games.service import GameService
 from koth.server.games.store import Repository
 from koth.server.games.worker import ComputerWorker
+from koth.server.middleware import BodyLimit, SecurityHeaders
 from koth.server.quiz import pages as quiz_pages
 from koth.server.quiz import routes as quiz_routes
 from koth.server.quiz.service import QuizService
+from koth.server.ratelimit import RateLimits
 from koth.server.settings import Settings
+from koth.server.sockets import SocketBudget
 
 log = logging.getLogger(__name__)
+
+#: codes of the errors the HTTP layer itself raises (no such route, wrong method...)
+HTTP_CODES = {
+    404: ErrorCode.NOT_FOUND,
+    405: ErrorCode.METHOD_NOT_ALLOWED,
+    413: ErrorCode.PAYLOAD_TOO_LARGE,
+}
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = PACKAGE_DIR / "templates"
@@ -48,11 +60,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database_url())
         await asyncio.to_thread(migrate, engine)
-        games = GameService(Repository(engine))
+        games = GameService(Repository(engine), max_listeners=settings.sockets_per_game)
         worker = ComputerWorker(
             games, threads=settings.agent_workers, delay_s=settings.computer_delay
         )
-        quiz = QuizService(engine)
+        quiz = QuizService(engine, max_listeners=settings.sockets_per_event)
         app.state.games = games
         app.state.worker = worker
         app.state.quiz = quiz
@@ -72,17 +84,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.templates = Jinja2Templates(directory=TEMPLATES_DIR)
+    app.state.rate_limits = RateLimits(settings)
+    app.state.sockets = SocketBudget(settings.sockets_per_client)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     _install_error_handlers(app)
     app.include_router(game_routes.router)
     app.include_router(game_pages.router)
     app.include_router(quiz_routes.router)
     app.include_router(quiz_pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
 
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's document, with the bearer tokens marked optional where they are (a
+    spectator, the projector and public results need none): an empty requirement
+    object means "no credentials" in OpenAPI."""
+    if app.openapi_schema is None:
+        document = get_openapi(
+            title=app.title, version=app.version, summary=app.summary, routes=app.routes
+        )
+        for methods in document.get("paths", {}).values():
+            for operation in methods.values():
+                if "security" in operation and {} not in operation["security"]:
+                    operation["security"].append({})
+        app.openapi_schema = document
+    return app.openapi_schema
+
+
 def _response(error: ApiError) -> JSONResponse:
-    return JSONResponse(error.to_json(), status_code=error.status)
+    return JSONResponse(error.to_json(), status_code=error.status, headers=dict(error.headers))
 
 
 def _install_error_handlers(app: FastAPI) -> None:
@@ -100,7 +133,10 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
-            exc.status_code, ErrorCode.HTTP_ERROR
-        )
-        return _response(ApiError(exc.status_code, code, str(exc.detail)))
+        headers = tuple((exc.headers or {}).items())  # 405 names the allowed methods
+        if exc.status_code == 400:
+            # a body FastAPI could not parse (not UTF-8, nested too deep): malformed
+            message = f"the request body could not be read: {exc.detail}"
+            return _response(ApiError(422, ErrorCode.MALFORMED_REQUEST, message))
+        code = HTTP_CODES.get(exc.status_code, ErrorCode.HTTP_ERROR)
+        return _response(ApiError(exc.status_code, code, str(exc.detail), headers=headers))

@@ -7,7 +7,7 @@ thread, two thread hops per request that cost more than answering a quiz answer.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -17,7 +17,9 @@ from starlette.requests import HTTPConnection
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
 from koth.server.quiz.service import QuizService
+from koth.server.ratelimit import Action, RateLimits
 from koth.server.settings import Settings
+from koth.server.sockets import SocketBudget
 
 
 async def get_settings(connection: HTTPConnection) -> Settings:
@@ -28,6 +30,37 @@ async def get_settings(connection: HTTPConnection) -> Settings:
 async def get_templates(connection: HTTPConnection) -> Jinja2Templates:
     templates: Jinja2Templates = connection.app.state.templates
     return templates
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The client's address (behind a reverse proxy: the one it forwarded, when
+    ``koth serve`` trusts that proxy)."""
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+async def get_client(connection: HTTPConnection) -> str:
+    return client_address(connection)
+
+
+async def get_rate_limits(connection: HTTPConnection) -> RateLimits:
+    limits: RateLimits = connection.app.state.rate_limits
+    return limits
+
+
+async def get_sockets(connection: HTTPConnection) -> SocketBudget:
+    sockets: SocketBudget = connection.app.state.sockets
+    return sockets
+
+
+def limited(action: Action) -> Any:
+    """A route dependency that counts the request against the client's ``action``
+    limit (checked before the body is read)."""
+
+    async def count(connection: HTTPConnection) -> None:
+        limits: RateLimits = connection.app.state.rate_limits
+        await limits.hit(action, client_address(connection))
+
+    return Depends(count)
 
 
 async def get_games(connection: HTTPConnection) -> GameService:
@@ -88,3 +121,6 @@ SeatTokenDep = Annotated[str | None, Depends(get_seat_token)]
 QuizTokenDep = Annotated[str | None, Depends(get_quiz_token)]
 BaseUrlDep = Annotated[str, Depends(get_base_url)]
 HostEventDep = Annotated[LiveEvent, Depends(get_host_event)]
+ClientDep = Annotated[str, Depends(get_client)]
+RateLimitsDep = Annotated[RateLimits, Depends(get_rate_limits)]
+SocketsDep = Annotated[SocketBudget, Depends(get_sockets)]

@@ -50,6 +50,9 @@ class ErrorCode(enum.StrEnum):
     NAME_TAKEN = "name_taken"
     JOIN_CLOSED = "join_closed"
     STORAGE_UNAVAILABLE = "storage_unavailable"
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
     HTTP_ERROR = "http_error"
 
 
@@ -118,6 +121,18 @@ class StorageUnavailableError(ServerError):
     """The database refused the write; nothing was acknowledged. Retry."""
 
 
+class RateLimitedError(ServerError):
+    """Too many requests of one kind from one client address; retry after the pause."""
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooManyConnectionsError(ServerError):
+    """A game, event or client address holds as many live connections as allowed."""
+
+
 @dataclass(frozen=True, slots=True)
 class ErrorKind:
     status: HTTPStatus
@@ -170,6 +185,16 @@ ERROR_TABLE: dict[type[KothError], ErrorKind] = {
         ErrorCode.STORAGE_UNAVAILABLE,
         "the database refused the write; nothing was stored: retry",
     ),
+    RateLimitedError: ErrorKind(
+        HTTPStatus.TOO_MANY_REQUESTS,
+        ErrorCode.RATE_LIMITED,
+        "too many requests from this address: retry after the seconds in Retry-After",
+    ),
+    TooManyConnectionsError: ErrorKind(
+        HTTPStatus.TOO_MANY_REQUESTS,
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        "as many live connections as allowed are open",
+    ),
     GameOverError: ErrorKind(HTTPStatus.CONFLICT, ErrorCode.GAME_OVER, "the game is over"),
     NotYourTurnError: ErrorKind(
         HTTPStatus.CONFLICT, ErrorCode.NOT_YOUR_TURN, "this seat is not to move"
@@ -195,6 +220,7 @@ class ApiError:
     code: ErrorCode
     message: str
     rule: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         body: dict[str, object] = {"code": self.code.value, "message": self.message}
@@ -216,7 +242,10 @@ def api_error_from(exc: KothError) -> ApiError:
     kind = kind_of(type(exc))
     message = exc.message if isinstance(exc, ServerError) else str(exc)
     rule = getattr(exc, "rule", None)
-    return ApiError(int(kind.status), kind.code, message, rule if isinstance(rule, str) else None)
+    headers = (("Retry-After", str(exc.retry_after)),) if isinstance(exc, RateLimitedError) else ()
+    return ApiError(
+        int(kind.status), kind.code, message, rule if isinstance(rule, str) else None, headers
+    )
 
 
 class ErrorBody(BaseModel):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import platformdirs
-from pydantic import Field
+from limits import parse
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -34,7 +35,69 @@ class Settings(BaseSettings):
         description="seconds a computer seat waits before it moves (so people see it)",
     )
     agent_workers: int = Field(
-        default=2, ge=1, le=64, description="threads that run computer seats"
+        default=4,
+        ge=1,
+        le=64,
+        description="threads that run computer seats; one game uses at most one at a time, "
+        "so a game with a long think never holds up more than one",
+    )
+    max_agent_iterations: int = Field(
+        default=20_000,
+        ge=1,
+        description="the largest search budget (iterations per move) a computer seat may have",
+    )
+    max_agent_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="the longest a computer seat may think per move (also caps an iteration "
+        "budget: the search stops at whichever comes first)",
+    )
+    max_body_bytes: int = Field(
+        default=256 * 1024, ge=1024, description="largest request body accepted (413 above)"
+    )
+    sockets_per_game: int = Field(
+        default=200, ge=1, description="WebSockets one game accepts at once"
+    )
+    sockets_per_event: int = Field(
+        default=3000, ge=1, description="WebSockets one quiz event accepts at once"
+    )
+    sockets_per_client: int = Field(
+        default=100,
+        ge=1,
+        description="WebSockets one client address may hold at once (a venue's phones often "
+        "share one address)",
+    )
+    rate_limit_storage: str = Field(
+        default="memory://",
+        description="where rate-limit counters live: memory:// (one process) or "
+        "redis://host:port (shared by every process)",
+    )
+    rate_create: str = Field(
+        default="20/minute", description="games and quiz events created per client address"
+    )
+    rate_join: str = Field(default="60/minute", description="quiz joins per client address")
+    rate_recover: str = Field(
+        default="10/minute", description="recovery-code attempts per client address"
+    )
+    rate_act: str = Field(
+        default="600/minute",
+        description="moves, answers and declarations per client address",
+    )
+    rate_lookup: str = Field(
+        default="1200/minute",
+        description="requests naming a game, event, code or token, per client address",
+    )
+    max_live_games: int = Field(
+        default=2000, ge=1, description="games kept in memory; the least recently used go"
+    )
+    max_live_events: int = Field(
+        default=200, ge=1, description="quiz events kept in memory; the least recently used go"
+    )
+    idle_seconds: float = Field(
+        default=3600.0,
+        gt=0,
+        description="a game or event nobody watched or changed for this long leaves memory "
+        "(it is reloaded from the database on the next request)",
     )
     extra_games: list[str] = Field(
         default_factory=list,
@@ -43,6 +106,12 @@ class Settings(BaseSettings):
     public_url: str | None = Field(
         default=None, description="base URL used in join links (default: taken from each request)"
     )
+
+    @field_validator("rate_create", "rate_join", "rate_recover", "rate_act", "rate_lookup")
+    @classmethod
+    def _a_rate(cls, value: str) -> str:
+        parse(value)  # ValueError: not a rate such as 20/minute
+        return value
 
     def database_url(self) -> str:
         return self.database or default_database_url()

@@ -1,16 +1,20 @@
-"""What the WebSocket endpoints (games, quiz events) share: the hello, closing with an
-error."""
+"""What the WebSocket endpoints (games, quiz events) share: admission per client
+address, the hello, reading frames safely, closing with an error."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TypeVar
 
 from fastapi import WebSocket
+from pydantic import BaseModel, ValidationError
 
 from koth.core.errors import KothError
-from koth.server.errors import ErrorCode, api_error_from
+from koth.server.errors import ErrorCode, TooManyConnectionsError, api_error_from
 
 log = logging.getLogger(__name__)
 
@@ -18,15 +22,68 @@ log = logging.getLogger(__name__)
 BAD_HELLO = 4400
 #: how long a new WebSocket may take to say hello (with its token) before it is closed
 HELLO_TIMEOUT_S = 10.0
+#: the largest frame a client may send (a hello or a ping is far smaller)
+MAX_FRAME_CHARS = 4096
+
+H = TypeVar("H", bound=BaseModel)
 
 
-async def receive_hello(websocket: WebSocket) -> dict[str, Any]:
-    """The client's first frame, which must be a JSON object (TimeoutError after
-    :data:`HELLO_TIMEOUT_S`; ValueError for anything else)."""
-    hello = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT_S)
-    if not isinstance(hello, dict):
-        raise ValueError("the hello must be a JSON object")
-    return hello
+class BadFrame(ValueError):
+    """A client frame that is not of the documented shape."""
+
+
+class Ping(BaseModel):
+    type: str
+
+
+class SocketBudget:
+    """Live WebSockets per client address (a phone, or a venue's shared address)."""
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._open: Counter[str] = Counter()
+
+    @asynccontextmanager
+    async def admit(self, client: str) -> AsyncIterator[None]:
+        if self._open[client] >= self.per_client:
+            raise TooManyConnectionsError(
+                f"this address already holds {self.per_client} live connections"
+            )
+        self._open[client] += 1
+        try:
+            yield
+        finally:
+            self._open[client] -= 1
+            if not self._open[client]:
+                del self._open[client]
+
+    def __len__(self) -> int:
+        return sum(self._open.values())
+
+
+async def receive_frame(websocket: WebSocket) -> str:
+    text = await websocket.receive_text()
+    if len(text) > MAX_FRAME_CHARS:
+        raise BadFrame(f"a frame has at most {MAX_FRAME_CHARS} characters")
+    return text
+
+
+async def receive_hello(websocket: WebSocket, shape: type[H]) -> H:
+    """The client's first frame, of the documented ``shape`` (TimeoutError after
+    :data:`HELLO_TIMEOUT_S`; BadFrame for anything else)."""
+    text = await asyncio.wait_for(receive_frame(websocket), HELLO_TIMEOUT_S)
+    try:
+        return shape.model_validate_json(text)
+    except ValidationError as exc:
+        raise BadFrame(str(exc.errors()[0].get("msg", "bad hello"))) from None
+
+
+def is_ping(text: str) -> bool:
+    """Whether a later frame is ``{"type": "ping"}`` (anything else is ignored)."""
+    try:
+        return Ping.model_validate_json(text).type == "ping"
+    except ValidationError:
+        return False
 
 
 async def close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from koth.server.app import create_app
-from koth.server.settings import Settings
+from tests.server.conftest import make_settings
 from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi
 
@@ -21,7 +21,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(database=sqlite_url, computer_delay=0.0))) as c:
+    with TestClient(create_app(make_settings(sqlite_url))) as c:
         yield c
 
 

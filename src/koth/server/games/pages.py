@@ -10,14 +10,23 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from koth.core.errors import InvalidParamsError, KothError
-from koth.server.deps import BaseUrlDep, GamesDep, TemplatesDep
+from koth.server.deps import (
+    BaseUrlDep,
+    ClientDep,
+    GamesDep,
+    RateLimitsDep,
+    TemplatesDep,
+    limited,
+)
 from koth.server.errors import api_error_from
 from koth.server.games.agents import agent_names
 from koth.server.games.catalog import GameInfo, ParamField, game_info, offered_games
 from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.service import SeatRequest
+from koth.server.ratelimit import Action
 
 router = APIRouter(include_in_schema=False)
+LOOKUP = [limited(Action.LOOKUP)]
 
 #: games with their own table page; every other game gets the generic one
 RENDERERS = {"cards": "cards", "board": "board"}
@@ -44,11 +53,17 @@ async def lobby_page(
 
 @router.post("/lobby/create", response_class=HTMLResponse)
 async def create_from_form(
-    request: Request, games: GamesDep, templates: TemplatesDep, base: BaseUrlDep
+    request: Request,
+    games: GamesDep,
+    templates: TemplatesDep,
+    base: BaseUrlDep,
+    limits: RateLimitsDep,
+    client: ClientDep,
 ) -> HTMLResponse:
     body = (await request.body())[:MAX_FORM_BYTES].decode("utf-8", errors="replace")
     form = {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
     try:
+        await limits.hit(Action.CREATE, client)
         info = game_info(form.get("game", ""))
         params = _params_from_form(info, form)
         seats = _seats_from_form(form)
@@ -71,7 +86,7 @@ async def create_from_form(
     )
 
 
-@router.get("/games/{game_id}", response_class=HTMLResponse)
+@router.get("/games/{game_id}", response_class=HTMLResponse, dependencies=LOOKUP)
 async def game_page(
     request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:
@@ -81,7 +96,7 @@ async def game_page(
     return templates.TemplateResponse(request, "game.html", context)
 
 
-@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse, dependencies=LOOKUP)
 async def replay_page(
     request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:

@@ -3,8 +3,7 @@ Every route calls the service layer only."""
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, WebSocket, WebSocketDisconnect, status
 
@@ -17,13 +16,22 @@ from koth.core.errors import (
     NotYourTurnError,
 )
 from koth.core.record import GameRecord
-from koth.server.deps import BaseUrlDep, GamesDep, SeatTokenDep
+from koth.server.deps import (
+    BaseUrlDep,
+    ClientDep,
+    GamesDep,
+    RateLimitsDep,
+    SeatTokenDep,
+    SocketsDep,
+    limited,
+)
 from koth.server.errors import (
     AlreadySubmittedError,
     ForbiddenError,
     MalformedRequestError,
     NotFinishedError,
     NotFoundError,
+    RateLimitedError,
     StaleVersionError,
     UnknownGameError,
     error_responses,
@@ -34,6 +42,7 @@ from koth.server.games.schemas import (
     CatalogEntry,
     CreatedGameResponse,
     CreateGameRequest,
+    GameHello,
     GameStatus,
     GameSummary,
     ParamsCheckRequest,
@@ -42,10 +51,21 @@ from koth.server.games.schemas import (
     TableInfo,
 )
 from koth.server.games.service import SeatRequest
+from koth.server.ratelimit import Action
 from koth.server.responses import attachment
-from koth.server.sockets import close_bad_hello, close_with_error, receive_hello
+from koth.server.sockets import (
+    BadFrame,
+    close_bad_hello,
+    close_with_error,
+    is_ping,
+    receive_frame,
+    receive_hello,
+)
 
-router = APIRouter(prefix="/api", responses=error_responses(MalformedRequestError))
+router = APIRouter(
+    prefix="/api", responses=error_responses(MalformedRequestError, RateLimitedError)
+)
+LOOKUP = [limited(Action.LOOKUP)]
 
 GAME_ERRORS = (NotFoundError, ForbiddenError)
 
@@ -60,6 +80,7 @@ async def get_catalog() -> list[CatalogEntry]:
 
 @router.post(
     "/catalog/{game}/table",
+    dependencies=LOOKUP,
     tags=["lobby"],
     summary="Check parameters and count the seats they give",
     responses=error_responses(UnknownGameError, InvalidParamsError),
@@ -68,7 +89,12 @@ async def table(game: str, body: ParamsCheckRequest) -> TableInfo:
     return check_table(game, body.params)
 
 
-@router.get("/games", tags=["lobby"], summary="Games in the lobby (open and running by default)")
+@router.get(
+    "/games",
+    tags=["lobby"],
+    summary="Games in the lobby (open and running by default)",
+    dependencies=LOOKUP,
+)
 async def list_games(
     games: GamesDep,
     base: BaseUrlDep,
@@ -84,6 +110,7 @@ async def list_games(
 @router.post(
     "/games",
     tags=["lobby"],
+    dependencies=[limited(Action.CREATE)],
     status_code=status.HTTP_201_CREATED,
     summary="Create a game; the response holds each human seat's secret join link",
     responses=error_responses(UnknownGameError, InvalidParamsError),
@@ -103,6 +130,7 @@ async def create_game(
 @router.get(
     "/games/{game_id}",
     tags=["play"],
+    dependencies=LOOKUP,
     summary="The game as this seat (or a spectator, without a token) may see it now",
     responses=error_responses(*GAME_ERRORS),
 )
@@ -113,6 +141,7 @@ async def get_game(game_id: str, games: GamesDep, token: SeatTokenDep) -> StateM
 @router.post(
     "/games/{game_id}/actions",
     tags=["play"],
+    dependencies=[limited(Action.ACT)],
     summary="Act for the seat of the token; answered once the action is stored",
     responses=error_responses(
         *GAME_ERRORS,
@@ -131,29 +160,36 @@ async def post_action(
 
 
 @router.websocket("/games/{game_id}/ws")
-async def game_socket(websocket: WebSocket, game_id: str, games: GamesDep) -> None:
+async def game_socket(
+    websocket: WebSocket,
+    game_id: str,
+    games: GamesDep,
+    limits: RateLimitsDep,
+    sockets: SocketsDep,
+    client: ClientDep,
+) -> None:
     """Live updates. The client's first frame is ``{"type": "hello", "token": ...}``
     (token null for a spectator); every frame after that from the server is a full
     ``state`` message built for the client's seat, or an ``error``. Clients may send
-    ``{"type": "ping"}`` to keep the connection alive."""
+    ``{"type": "ping"}`` to keep the connection alive. Refused: a hello of another
+    shape (close 4400), an unknown game (4404), a wrong token (4403), too many
+    connections to the game or from the address, or too many requests (4429)."""
     await websocket.accept()
     subscriber = None
     try:
-        hello = await receive_hello(websocket)
-        token = hello.get("token")
-        if token is not None and not isinstance(token, str):
-            token = ""
-        subscriber, first = await games.subscribe(game_id, websocket, token)
-        await websocket.send_text(first.model_dump_json())
-        while True:
-            frame: Any = await websocket.receive_json()
-            if isinstance(frame, dict) and frame.get("type") == "ping":
-                await websocket.send_json({"type": "pong"})
+        await limits.hit(Action.LOOKUP, client)
+        async with sockets.admit(client):
+            hello = await receive_hello(websocket, GameHello)
+            subscriber, first = await games.subscribe(game_id, websocket, hello.token)
+            await websocket.send_text(first.model_dump_json())
+            while True:
+                if is_ping(await receive_frame(websocket)):
+                    await websocket.send_json({"type": "pong"})
     except WebSocketDisconnect:
         pass
     except KothError as exc:
         await close_with_error(websocket, exc)
-    except (TimeoutError, ValueError, json.JSONDecodeError, KeyError):
+    except (TimeoutError, BadFrame):
         await close_bad_hello(websocket, "a token")
     finally:
         if subscriber is not None:
@@ -163,6 +199,7 @@ async def game_socket(websocket: WebSocket, game_id: str, games: GamesDep) -> No
 # ----------------------------------------------------------------- records
 @router.get(
     "/games/{game_id}/replay",
+    dependencies=LOOKUP,
     tags=["records"],
     summary="Every step as views: the viewer's own while the game runs, all seats' after",
     responses=error_responses(*GAME_ERRORS),
@@ -173,6 +210,7 @@ async def get_replay(game_id: str, games: GamesDep, token: SeatTokenDep) -> Repl
 
 @router.get(
     "/games/{game_id}/record",
+    dependencies=LOOKUP,
     tags=["records"],
     summary="The full game record (koth-record/1 JSON); only once the game is over",
     responses=error_responses(NotFoundError, NotFinishedError),

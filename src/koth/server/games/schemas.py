@@ -74,6 +74,15 @@ class ActionRequest(BaseModel):
         return self.action_id
 
 
+class GameHello(BaseModel):
+    """The first frame of a game's WebSocket."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=200, description="null: a spectator")
+
+
 class ParamsCheckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -27,6 +27,7 @@ from koth.server.errors import (
     NotFinishedError,
     NotFoundError,
     StaleVersionError,
+    TooManyConnectionsError,
 )
 from koth.server.games.agents import RANDOM_AGENT, check_seat_agent
 from koth.server.games.catalog import make_game
@@ -84,8 +85,9 @@ def resolve_chance(state: GameState[Any, Any], seed: int, version: int) -> list[
 class GameService:
     """The one entry point of routes, pages, websockets and the computer worker."""
 
-    def __init__(self, repository: Repository) -> None:
+    def __init__(self, repository: Repository, *, max_listeners: int = 200) -> None:
         self.repository = repository
+        self.max_listeners = max_listeners
         self.hub = LiveHub()
         self._live: dict[str, LiveGame] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
@@ -187,6 +189,10 @@ class GameService:
         first message (subscribed before it is built, so no update falls in between)."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
+        if self.hub.count(game_id) >= self.max_listeners:
+            raise TooManyConnectionsError(
+                f"this game already has {self.max_listeners} live connections"
+            )
         subscriber = self.hub.subscribe(game_id, sink, seat)
         try:
             return subscriber, await self.message(game_id, token)

@@ -17,6 +17,7 @@ from koth.games.quiz import draw_spurs
 from koth.server.errors import InvalidRequestError, NotFoundError, WrongPhaseError
 from koth.server.quiz import ops
 from koth.server.quiz.model import EventModel
+from koth.server.quiz.names import normal_name
 from koth.server.quiz.schemas import (
     AddTeamCommand,
     AnswerForTeamCommand,
@@ -44,7 +45,7 @@ def _question(model: EventModel, body: OnQuestion) -> int:
 
 
 def add_team(_model: EventModel, body: AddTeamCommand, _now: float) -> ops.Op:
-    return ops.TeamJoined(team=ops.clean_name(body.team))
+    return ops.TeamJoined(team=normal_name(body.team))
 
 
 def start(model: EventModel, _body: NoArguments, _now: float) -> ops.Op:

@@ -134,26 +134,28 @@ def results_csv(model: EventModel) -> str:
         for q in part.questions:
             for row in q.rows:
                 writer.writerow(
-                    {
-                        "part": part.name,
-                        "question": q.question,
-                        "team": row.team,
-                        "place": places.get(row.team, ""),
-                        "declaration": row.declaration,
-                        "late_declaration": " ".join(row.late),
-                        "answer": _cell(row.answer or ""),
-                        "time_s": _blank(row.time),
-                        "correct": _yes_no(row.correct),
-                        "steps": _blank(row.steps),
-                        "points_gained": _blank(row.gained),
-                        "position": _blank(row.position),
-                        "points": _blank(row.points),
-                        "spur": _yes_no(row.spur),
-                        "partner": _yes_no(q.partner),
-                        "king": _yes_no(row.king),
-                        "void": _yes_no(row.void),
-                        "notes": "; ".join(row.notes),
-                    }
+                    _safe_row(
+                        {
+                            "part": part.name,
+                            "question": q.question,
+                            "team": row.team,
+                            "place": places.get(row.team, ""),
+                            "declaration": row.declaration,
+                            "late_declaration": " ".join(row.late),
+                            "answer": row.answer or "",
+                            "time_s": _blank(row.time),
+                            "correct": _yes_no(row.correct),
+                            "steps": _blank(row.steps),
+                            "points_gained": _blank(row.gained),
+                            "position": _blank(row.position),
+                            "points": _blank(row.points),
+                            "spur": _yes_no(row.spur),
+                            "partner": _yes_no(q.partner),
+                            "king": _yes_no(row.king),
+                            "void": _yes_no(row.void),
+                            "notes": "; ".join(row.notes),
+                        }
+                    )
                 )
     return buffer.getvalue()
 
@@ -162,9 +164,19 @@ def _blank(value: object) -> object:
     return "" if value is None else value
 
 
+#: what a spreadsheet reads as the start of a formula (or of a cell it may run)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _safe_row(row: dict[str, Any]) -> dict[str, Any]:
+    """Every text cell, whatever its column, neutralised: a team named
+    ``=HYPERLINK(...)`` must not run as a formula when the file is opened (numbers the
+    export writes itself stay numbers)."""
+    return {k: _cell(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
 def _cell(text: str) -> str:
-    # a spreadsheet must not run an answer such as "=HYPERLINK(...)" as a formula
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def _yes_no(value: Any) -> str:

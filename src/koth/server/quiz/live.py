@@ -55,7 +55,7 @@ def load_model(repo: QuizRepository, event_id: str) -> EventModel:
     """Fold the stored log (at start-up, after a restart, after a failed commit)."""
     model = EventModel(event_id)
     for entry in repo.log(event_id):
-        model.apply(ops.op_from_json(entry.payload), entry.seq)
+        model.apply(ops.op_from_json(entry.payload), entry.seq, new=False)
     return model
 
 

@@ -8,6 +8,7 @@ does not keep: answer texts, receive times, timers, appeals and their comments.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ from koth.games.quiz import (
     QuizEvent,
     QuizState,
     apply_event,
+    draw_spurs,
     initial_state,
     make_config,
     situation,
@@ -42,6 +44,7 @@ from koth.server.errors import (
     WrongPhaseError,
 )
 from koth.server.quiz import ops
+from koth.server.quiz.names import TEAM_NAME_MAX, name_key, name_problem
 
 
 @dataclass
@@ -167,6 +170,12 @@ class EventModel:
         self.by_token: dict[str, str] = {}
         self.submissions: dict[str, Answer] = {}
         self.parts: list[Part] = []
+        #: name_key -> team name: names that differ only by case or look-alike letters
+        #: are one team
+        self.by_key: dict[str, str] = {}
+        #: the op being folded is new (not a stored row replayed): input checks that
+        #: were added over time apply to new ops only, so an old log still replays
+        self._new = True
 
     # ------------------------------------------------------------------ queries
     @property
@@ -225,15 +234,19 @@ class EventModel:
         return names[2], qualified
 
     # -------------------------------------------------------------------- apply
-    def apply(self, op: ops.Op, seq: int) -> None:
+    def apply(self, op: ops.Op, seq: int, *, new: bool = True) -> None:
         """Validate ``op`` and fold it in as log row ``seq``; raises and changes nothing
-        when the op is not allowed now."""
+        when the op is not allowed now. ``new=False``: a stored row being replayed."""
         if seq != self.seq + 1:
             raise WrongPhaseError(f"log row {seq} follows row {self.seq}")
         if self.settings is None and not isinstance(op, ops.Created):
             raise WrongPhaseError("the first log row must create the event")
         handler = getattr(self, f"_on_{op.kind}")
-        handler(op, seq)
+        self._new = new
+        try:
+            handler(op, seq)
+        finally:
+            self._new = True
         self.seq = seq
 
     def fold(self, rows: Iterable[ops.Op]) -> None:
@@ -244,16 +257,26 @@ class EventModel:
     def _on_created(self, op: ops.Created, _seq: int) -> None:
         if self.settings is not None:
             raise WrongPhaseError("the event already exists")
-        check_settings(op.settings)
+        check_settings(op.settings, new=self._new)
         self.settings = op.settings
         self.spur_seed = op.spur_seed
         for name in op.settings.teams:
-            self.teams[ops.clean_name(name)] = Team(ops.clean_name(name))
+            self._add_team(Team(ops.clean_name(name)))
+
+    def _add_team(self, team: Team) -> None:
+        self.teams[team.name] = team
+        self.by_key.setdefault(name_key(team.name), team.name)
 
     def _on_team_joined(self, op: ops.TeamJoined, _seq: int) -> None:
         name = op.team
-        check_team_name(name)
+        check_team_name(name, new=self._new)
         existing = self.teams.get(name)
+        same = self.by_key.get(name_key(name))
+        if self._new and existing is None and same is not None:
+            raise NameTakenError(
+                f"{name!r} is too like the name of team {same!r}: choose another name, or "
+                "use that team's recovery code to move it to this phone"
+            )
         if existing is not None and (existing.has_device or op.token_hash is None):
             raise NameTakenError(
                 f"a team called {name!r} has already joined; use your recovery code to "
@@ -268,7 +291,7 @@ class EventModel:
             team.token_hashes.add(op.token_hash)
             self.by_token[op.token_hash] = name
         team.recovery_hash = op.recovery_hash or team.recovery_hash
-        self.teams[name] = team
+        self._add_team(team)
 
     def _on_team_device(self, op: ops.TeamDevice, _seq: int) -> None:
         team = self.teams.get(op.team)
@@ -370,6 +393,11 @@ class EventModel:
         if not text or len(text) > ops.ANSWER_MAX:
             raise InvalidRequestError(
                 f"an answer has 1 to {ops.ANSWER_MAX} characters (got {len(text)})"
+            )
+        if self._new and not ops.normalise_answer(text):
+            raise InvalidRequestError(
+                "an answer needs a letter or digit: one of only spaces, punctuation or "
+                "invisible characters is no answer"
             )
         if op.submission_id in self.submissions:
             raise AlreadyAnsweredError("this submission was already stored")
@@ -535,13 +563,17 @@ def part_config(
         raise InvalidRequestError(str(exc)) from None
 
 
-def check_settings(settings: ops.EventSettings) -> None:
-    """Refuse settings no part could be played with (checked with placeholder teams)."""
+def check_settings(settings: ops.EventSettings, *, new: bool = True) -> None:
+    """Refuse settings no part could be played with (checked with placeholder teams);
+    the message names the field."""
     names = [ops.clean_name(t) for t in settings.teams]
     for name in names:
-        check_team_name(name)
-    if len(set(names)) != len(names):
-        raise InvalidRequestError("a team is listed twice")
+        check_team_name(name, new=new)
+    keys = [name_key(n) for n in names] if new else names
+    if len(set(keys)) != len(keys):
+        raise InvalidRequestError(
+            "teams: a team is listed twice (names differing only by case count as one)"
+        )
     # spurs may name teams that will join later by phone: checked against the steps now
     names += [ops.clean_name(t) for t in settings.spurs if ops.clean_name(t) not in names]
     teams = names if len(names) >= 2 else [*names, "\u2460", "\u2461"]
@@ -549,10 +581,21 @@ def check_settings(settings: ops.EventSettings) -> None:
         qualifiers = max(settings.qualifiers, 1)
         padded = teams + [f"#{i}" for i in range(max(0, qualifiers - len(teams)))]
         part_config(settings, index, padded, {t: c for t, c in settings.spurs.items()})
+    if new and settings.spurs_per_slope:
+        try:
+            draw_spurs(teams[:2], settings.steps, random.Random(0), settings.spurs_per_slope)
+        except Exception as exc:
+            raise InvalidRequestError(
+                f"spurs_per_slope: {settings.spurs_per_slope} spur cells cannot be drawn on a "
+                f"slope of {settings.steps} steps ({exc})"
+            ) from None
 
 
-def check_team_name(name: str) -> None:
-    if not name or name != ops.clean_name(name) or len(name) > ops.TEAM_NAME_MAX:
-        raise InvalidRequestError(
-            f"a team name has 1 to {ops.TEAM_NAME_MAX} characters without surrounding spaces"
-        )
+def check_team_name(name: str, *, new: bool = True) -> None:
+    """Refuse a name that is not stored normalised, or (for new names) that
+    :func:`~koth.server.quiz.names.name_problem` refuses."""
+    problem = name_problem(name) if new else None
+    if problem is None and (not name or name != ops.clean_name(name) or len(name) > TEAM_NAME_MAX):
+        problem = f"a team name has 1 to {TEAM_NAME_MAX} characters without surrounding spaces"
+    if problem is not None:
+        raise InvalidRequestError(problem)

@@ -11,12 +11,11 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 
 Declaration = Literal["jump", "revolution", "ordinary"]
 Format = Literal["single", "semifinals"]
 
-TEAM_NAME_MAX = 40
 ANSWER_MAX = 300
 COMMENT_MAX = 500
 
@@ -45,8 +44,8 @@ class EventSettings(BaseModel):
         default_factory=dict, description="spur cells set by hand, per team name"
     )
     spurs_per_slope: int = Field(1, ge=0, le=20, description="spur cells drawn per slope")
-    spur_seed: int | None = Field(
-        None, ge=0, description="seed of the spur draw (default: a random one, kept secret)"
+    spur_seed: StrictInt | None = Field(
+        default=None, ge=0, description="seed of the spur draw (default: a random one, kept secret)"
     )
     answer_seconds: int = Field(60, ge=5, le=3600, description="default answering time")
 

@@ -10,10 +10,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from koth.core.errors import KothError
-from koth.server.deps import QuizDep, TemplatesDep
+from koth.server.deps import QuizDep, TemplatesDep, limited
 from koth.server.quiz import i18n
+from koth.server.ratelimit import Action
 
 router = APIRouter(include_in_schema=False)
+LOOKUP = [limited(Action.LOOKUP)]
 
 
 def _lang(request: Request) -> str:
@@ -81,28 +83,28 @@ async def _event_page(
     )
 
 
-@router.get("/quiz/{event_id}/team", response_class=HTMLResponse)
+@router.get("/quiz/{event_id}/team", response_class=HTMLResponse, dependencies=LOOKUP)
 async def team_page(
     request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
 ) -> HTMLResponse:
     return await _event_page(request, templates, quiz, event_id, "quiz/team.html")
 
 
-@router.get("/quiz/{event_id}/judge", response_class=HTMLResponse)
+@router.get("/quiz/{event_id}/judge", response_class=HTMLResponse, dependencies=LOOKUP)
 async def judge_page(
     request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
 ) -> HTMLResponse:
     return await _event_page(request, templates, quiz, event_id, "quiz/judge.html")
 
 
-@router.get("/quiz/{event_id}/projector", response_class=HTMLResponse)
+@router.get("/quiz/{event_id}/projector", response_class=HTMLResponse, dependencies=LOOKUP)
 async def projector_page(
     request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
 ) -> HTMLResponse:
     return await _event_page(request, templates, quiz, event_id, "quiz/projector.html")
 
 
-@router.get("/quiz/{event_id}/results", response_class=HTMLResponse)
+@router.get("/quiz/{event_id}/results", response_class=HTMLResponse, dependencies=LOOKUP)
 async def results_page(
     request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
 ) -> HTMLResponse:

@@ -7,14 +7,21 @@ its team only; the projector and the results after the end need no token.
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 
 from koth.core.errors import KothError
-from koth.server.deps import BaseUrlDep, HostEventDep, QuizDep, QuizTokenDep
+from koth.server.deps import (
+    BaseUrlDep,
+    ClientDep,
+    HostEventDep,
+    QuizDep,
+    QuizTokenDep,
+    RateLimitsDep,
+    SocketsDep,
+    limited,
+)
 from koth.server.errors import (
     AlreadyAnsweredError,
     AnsweringClosedError,
@@ -24,6 +31,7 @@ from koth.server.errors import (
     MalformedRequestError,
     NameTakenError,
     NotFoundError,
+    RateLimitedError,
     StorageUnavailableError,
     WrongPhaseError,
     error_responses,
@@ -50,13 +58,21 @@ from koth.server.quiz.schemas import (
     PartnerCommand,
     ProjectorMessage,
     ProtocolDocument,
+    QuizHello,
     RecoverRequest,
     ResultsDocument,
     TeamMessage,
 )
-from koth.server.quiz.service import ROLES
+from koth.server.ratelimit import Action
 from koth.server.responses import attachment
-from koth.server.sockets import close_bad_hello, close_with_error, receive_hello
+from koth.server.sockets import (
+    BadFrame,
+    close_bad_hello,
+    close_with_error,
+    is_ping,
+    receive_frame,
+    receive_hello,
+)
 
 #: what any write to an event may be refused with
 WRITE_ERRORS = (NotFoundError, ForbiddenError, WrongPhaseError, StorageUnavailableError)
@@ -69,14 +85,24 @@ COMMAND_ERRORS = error_responses(
 )
 
 router = APIRouter(
-    prefix="/api/quiz", tags=["quiz"], responses=error_responses(MalformedRequestError)
+    prefix="/api/quiz",
+    tags=["quiz"],
+    responses=error_responses(MalformedRequestError, RateLimitedError),
 )
-judge = APIRouter(prefix="/events/{event_id}/judge", tags=["quiz judge"], responses=COMMAND_ERRORS)
+judge = APIRouter(
+    prefix="/events/{event_id}/judge",
+    tags=["quiz judge"],
+    responses=COMMAND_ERRORS,
+    dependencies=[limited(Action.ACT)],
+)
+LOOKUP = [limited(Action.LOOKUP)]
+ACT = [limited(Action.ACT)]
 
 
 # ------------------------------------------------------------------ events
 @router.post(
     "/events",
+    dependencies=[limited(Action.CREATE)],
     status_code=201,
     summary="Create a quiz event (returns the host token once)",
     responses=error_responses(InvalidRequestError),
@@ -89,6 +115,7 @@ async def create_event(
 
 @router.get(
     "/events/{event_id}/qr.svg",
+    dependencies=LOOKUP,
     summary="QR code of the join link (SVG)",
     response_class=Response,
     responses={
@@ -102,6 +129,7 @@ async def join_qr(event_id: str, quiz: QuizDep, base: BaseUrlDep) -> Response:
 
 @router.post(
     "/join",
+    dependencies=[limited(Action.JOIN)],
     status_code=201,
     summary="A team joins with the join code",
     responses=error_responses(*WRITE_ERRORS, NameTakenError, JoinClosedError, InvalidRequestError),
@@ -112,6 +140,7 @@ async def join(body: JoinRequest, quiz: QuizDep) -> CredentialsResponse:
 
 @router.post(
     "/recover",
+    dependencies=[limited(Action.RECOVER)],
     summary="Move a team to another phone with its recovery code",
     responses=error_responses(*WRITE_ERRORS, InvalidRequestError),
 )
@@ -122,6 +151,7 @@ async def recover(body: RecoverRequest, quiz: QuizDep) -> CredentialsResponse:
 # ------------------------------------------------------------------- teams
 @router.get(
     "/events/{event_id}/team",
+    dependencies=LOOKUP,
     summary="The team's own view",
     responses=error_responses(NotFoundError, ForbiddenError),
 )
@@ -131,6 +161,7 @@ async def team_view(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> TeamMe
 
 @router.post(
     "/events/{event_id}/declaration",
+    dependencies=ACT,
     summary="Declare a jump or a Revolution",
     responses=error_responses(*WRITE_ERRORS, InvalidRequestError),
 )
@@ -142,6 +173,7 @@ async def declare(
 
 @router.post(
     "/events/{event_id}/answer",
+    dependencies=ACT,
     summary="Send the team's answer (idempotent per submission id)",
     responses=error_responses(
         *WRITE_ERRORS, InvalidRequestError, AnsweringClosedError, AlreadyAnsweredError
@@ -156,6 +188,7 @@ async def answer(
 # --------------------------------------------------------- projector/judge
 @router.get(
     "/events/{event_id}/projector",
+    dependencies=LOOKUP,
     summary="The public picture (no token)",
     responses=error_responses(NotFoundError),
 )
@@ -165,6 +198,7 @@ async def projector_view(event_id: str, quiz: QuizDep) -> ProjectorMessage:
 
 @router.get(
     "/events/{event_id}/judge",
+    dependencies=LOOKUP,
     summary="Everything, for the host",
     responses=error_responses(NotFoundError, ForbiddenError),
 )
@@ -274,35 +308,35 @@ router.include_router(judge)
 
 
 # ------------------------------------------------------------------ results
-ExportToken = Annotated[str | None, Query(description="the host token (before the end)")]
 RESULT_ERRORS = error_responses(NotFoundError, ForbiddenError)
 
 
 @router.get(
     "/events/{event_id}/results",
+    dependencies=LOOKUP,
     summary="Places and every move (public after the end)",
     responses=RESULT_ERRORS,
 )
-async def results(
-    event_id: str, quiz: QuizDep, token: QuizTokenDep, host: ExportToken = None
-) -> ResultsDocument:
-    return await quiz.results(event_id, token or host)
+async def results(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> ResultsDocument:
+    return await quiz.results(event_id, token)
 
 
 @router.get(
     "/events/{event_id}/export.json",
+    dependencies=LOOKUP,
     summary="The results as a JSON download",
     responses=RESULT_ERRORS,
 )
 async def export_json(
-    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response, host: ExportToken = None
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response
 ) -> ResultsDocument:
     response.headers.update(attachment(f"quiz-{event_id}.json"))
-    return await quiz.results(event_id, token or host)
+    return await quiz.results(event_id, token)
 
 
 @router.get(
     "/events/{event_id}/export.csv",
+    dependencies=LOOKUP,
     summary="Every team's move on every question (CSV)",
     response_class=Response,
     responses={
@@ -310,10 +344,8 @@ async def export_json(
         **RESULT_ERRORS,
     },
 )
-async def export_csv(
-    event_id: str, quiz: QuizDep, token: QuizTokenDep, host: ExportToken = None
-) -> Response:
-    text = await quiz.results_csv(event_id, token or host)
+async def export_csv(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> Response:
+    text = await quiz.results_csv(event_id, token)
     return Response(
         text, media_type="text/csv; charset=utf-8", headers=attachment(f"quiz-{event_id}.csv")
     )
@@ -321,45 +353,52 @@ async def export_csv(
 
 @router.get(
     "/events/{event_id}/protocol.json",
+    dependencies=LOOKUP,
     summary="The protocol for `koth quiz score`",
     response_model_exclude_unset=True,
     responses=RESULT_ERRORS,
 )
 async def export_protocol(
-    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response, host: ExportToken = None
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response
 ) -> ProtocolDocument:
     response.headers.update(attachment(f"quiz-{event_id}-protocol.json"))
-    return await quiz.protocol(event_id, token or host)
+    return await quiz.protocol(event_id, token)
 
 
 # ---------------------------------------------------------------- websocket
 @router.websocket("/events/{event_id}/ws")
-async def quiz_socket(websocket: WebSocket, event_id: str, quiz: QuizDep) -> None:
+async def quiz_socket(
+    websocket: WebSocket,
+    event_id: str,
+    quiz: QuizDep,
+    limits: RateLimitsDep,
+    sockets: SocketsDep,
+    client: ClientDep,
+) -> None:
     """Live updates. First frame from the client: ``{"type": "hello", "role":
     "team"|"projector"|"judge", "token": ...}``; the server then sends the full state of
-    that audience, and again after every change (so a reconnect gets everything)."""
+    that audience, and again after every change (so a reconnect gets everything).
+    Refused: a hello of another shape (close 4400), an unknown event (4404), a wrong
+    token (4403), too many connections or requests (4429)."""
     await websocket.accept()
     subscription = None
     try:
-        hello = await receive_hello(websocket)
-        role = hello.get("role")
-        if role not in ROLES:
-            raise ValueError("unknown role")
-        token = hello.get("token")
-        live, listener, first = await quiz.subscribe(
-            event_id, role, token if isinstance(token, str) else None, websocket
-        )
-        subscription = (live, listener)
-        await websocket.send_text(first.model_dump_json())
-        while True:
-            frame: Any = await websocket.receive_json()
-            if isinstance(frame, dict) and frame.get("type") == "ping":
-                await websocket.send_json({"type": "pong", "server_time": time.time()})
+        await limits.hit(Action.LOOKUP, client)
+        async with sockets.admit(client):
+            hello = await receive_hello(websocket, QuizHello)
+            live, listener, first = await quiz.subscribe(
+                event_id, hello.role, hello.token, websocket
+            )
+            subscription = (live, listener)
+            await websocket.send_text(first.model_dump_json())
+            while True:
+                if is_ping(await receive_frame(websocket)):
+                    await websocket.send_json({"type": "pong", "server_time": time.time()})
     except WebSocketDisconnect:
         pass
     except KothError as exc:
         await close_with_error(websocket, exc)
-    except (TimeoutError, ValueError, json.JSONDecodeError, KeyError):
+    except (TimeoutError, BadFrame):
         await close_bad_hello(websocket, "a role and a token")
     finally:
         if subscription is not None:

@@ -14,10 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from koth.games.quiz import TeamLine
 from koth.games.quiz.protocol import EventIn, GameIn
 from koth.games.quiz.situation import Downgrade, TieGroup
+from koth.server.quiz.names import TEAM_NAME_MAX
 from koth.server.quiz.ops import (
     ANSWER_MAX,
     COMMENT_MAX,
-    TEAM_NAME_MAX,
     Declaration,
     EventSettings,
     Format,
@@ -55,6 +55,14 @@ class AnswerRequest(_Body):
     question: int = Field(ge=1)
     text: str = Field(min_length=1, max_length=ANSWER_MAX + 50)
     submission_id: str = Field(min_length=8, max_length=64, description="client-made, per answer")
+
+
+class QuizHello(_Body):
+    """The first frame of a quiz event's WebSocket."""
+
+    type: Literal["hello"]
+    role: Literal["team", "projector", "judge"]
+    token: str | None = Field(default=None, max_length=200)
 
 
 # ------------------------------------------------------------ judge commands

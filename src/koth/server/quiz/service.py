@@ -13,7 +13,7 @@ import io
 import re
 import secrets
 import time
-from typing import Literal, get_args
+from typing import Literal
 
 import segno
 from sqlalchemy import Engine
@@ -25,6 +25,7 @@ from koth.server.errors import (
     InvalidRequestError,
     NameTakenError,
     NotFoundError,
+    TooManyConnectionsError,
     WrongPhaseError,
 )
 from koth.server.listeners import Listener, Sink
@@ -33,6 +34,7 @@ from koth.server.quiz.commands import B, Command
 from koth.server.quiz.export import protocol_document, results_csv
 from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, QuizMessage, load_model, team_key
 from koth.server.quiz.model import EventModel, check_settings
+from koth.server.quiz.names import normal_name
 from koth.server.quiz.schemas import (
     AnswerAck,
     CreatedEventResponse,
@@ -62,7 +64,6 @@ def normal_code(code: str) -> str:
 
 #: who a WebSocket listens as
 Role = Literal["judge", "projector", "team"]
-ROLES: tuple[Role, ...] = get_args(Role)
 
 
 def event_links(base: str, event_id: str, code: str) -> dict[str, str]:
@@ -76,7 +77,8 @@ def event_links(base: str, event_id: str, code: str) -> dict[str, str]:
 
 
 class QuizService:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, max_listeners: int = 3000) -> None:
+        self.max_listeners = max_listeners
         self.repo = QuizRepository(engine)
         self._live: dict[str, LiveEvent] = {}
         self._loading = asyncio.Lock()
@@ -89,6 +91,12 @@ class QuizService:
     # ------------------------------------------------------------------ events
     async def create(self, settings: ops.EventSettings, base_url: str) -> CreatedEventResponse:
         """A new event; the response holds the host token (shown this once)."""
+        settings = settings.model_copy(
+            update={
+                "teams": [normal_name(t) for t in settings.teams],
+                "spurs": {normal_name(t): cells for t, cells in settings.spurs.items()},
+            }
+        )
         check_settings(settings)
         seed = settings.spur_seed if settings.spur_seed is not None else secrets.randbits(62)
         first = ops.Created(settings=settings, spur_seed=seed)
@@ -170,7 +178,7 @@ class QuizService:
 
     async def join(self, code: str, team: str) -> CredentialsResponse:
         live = await self.by_code(code)
-        name = ops.clean_name(team)
+        name = normal_name(team)
         token = security.new_token()
         recovery = "-".join(new_code(4) for _ in range(3))
         token_hash, recovery_hash = security.hash_token(token), security.hash_token(recovery)
@@ -181,7 +189,7 @@ class QuizService:
 
     async def recover(self, code: str, team: str, recovery_code: str) -> CredentialsResponse:
         live = await self.by_code(code)
-        name = ops.clean_name(team)
+        name = normal_name(team)
         known = live.model.teams.get(name)
         wanted = "-".join(normal_code(recovery_code)[i : i + 4] for i in range(0, 12, 4))
         if known is None or not security.matches(wanted, known.recovery_hash):
@@ -343,6 +351,10 @@ class QuizService:
             key = team_key(self.team_of(live, token))
         else:
             key = PROJECTOR
+        if live.listener_count() >= self.max_listeners:
+            raise TooManyConnectionsError(
+                f"this event already has {self.max_listeners} live connections"
+            )
         listener = live.subscribe(key, sink)
         try:
             first: QuizMessage = await live.read(lambda _m, now: live.message_for(key, now))

@@ -10,6 +10,8 @@ function applyAttributes(node, attrs, html) {
     else if (key === "text") node.textContent = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(node.dataset, value);
+    // through the CSSOM: a style attribute would be refused by the pages' security policy
+    else if (key === "style") node.style.cssText = value;
     else node.setAttribute(key, value === true && html ? "" : value);
   }
 }

@@ -23,7 +23,7 @@
     error.classList.toggle("hidden", !text);
   };
   for (const [id, path] of [["export-csv", "export.csv"], ["export-json", "export.json"], ["export-protocol", "protocol.json"]]) {
-    document.getElementById(id).href = `/api/quiz/events/${eventId}/${path}?host=${encodeURIComponent(token || "")}`;
+    Q.downloadLink(document.getElementById(id), `/api/quiz/events/${eventId}/${path}`, token, showError);
   }
 
   function command(name, body) {

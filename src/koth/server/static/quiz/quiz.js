@@ -3,7 +3,8 @@
    (0.5 s, 1 s, 2 s ... 10 s, with jitter); every reconnect gets the full state again. */
 "use strict";
 const Q = (window.Q = window.Q || {});
-Q.cfg = window.QUIZ || {};
+// the page's settings and texts, as data (the pages' security policy runs no inline script)
+Q.cfg = JSON.parse((document.getElementById("quiz-config") || {}).textContent || "{}");
 
 Q.t = function (key, vars) {
   let text = (Q.cfg.t && Q.cfg.t[key]) || key;
@@ -153,3 +154,36 @@ Q.langSwitch = function () {
   if (link) link.href = `/quiz/lang/${Q.cfg.otherLang}?next=${encodeURIComponent(location.pathname + location.search)}`;
 };
 document.addEventListener("DOMContentLoaded", Q.langSwitch);
+
+// Downloads send the token in the Authorization header, never in the URL: a URL reaches
+// access logs, a header does not. The file arrives as a blob and is saved from memory.
+Q.download = async function (path, token) {
+  const response = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) {
+    let message = `error ${response.status}`;
+    try {
+      message = (await response.json()).error.message;
+    } catch (_) {
+      /* not a JSON error body */
+    }
+    throw new Error(message);
+  }
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const name = (/filename="([^"]+)"/.exec(disposition) || [])[1] || "download";
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+};
+
+// A download link: clicking fetches with the token (see Q.download) and reports errors.
+Q.downloadLink = function (link, path, token, onError) {
+  link.href = path;
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    Q.download(path, token).catch((e) => onError(e.message));
+  });
+  return link;
+};

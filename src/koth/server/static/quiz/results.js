@@ -6,11 +6,15 @@
   const token = Q.store.get(`koth.quiz.host.${eventId}`);
   const error = document.getElementById("error");
   const exports = document.getElementById("exports");
-  const suffix = token ? `?host=${encodeURIComponent(token)}` : "";
+  const showError = (text) => {
+    error.textContent = text || "";
+    error.classList.toggle("hidden", !text);
+  };
+  const link = (id, path, key) => Q.downloadLink(Q.el("a", { id, text: Q.t(key) }), `/api/quiz/events/${eventId}/${path}`, token, showError);
   exports.append(
-    Q.el("a", { id: "dl-csv", href: `/api/quiz/events/${eventId}/export.csv${suffix}`, text: Q.t("export_csv") }),
-    Q.el("a", { id: "dl-json", href: `/api/quiz/events/${eventId}/export.json${suffix}`, text: Q.t("export_json") }),
-    Q.el("a", { id: "dl-protocol", href: `/api/quiz/events/${eventId}/protocol.json${suffix}`, text: Q.t("export_protocol") })
+    link("dl-csv", "export.csv", "export_csv"),
+    link("dl-json", "export.json", "export_json"),
+    link("dl-protocol", "protocol.json", "export_protocol")
   );
 
   function part(p) {

@@ -1,0 +1,55 @@
+"""Team names as people type them on phones: normalised, checked, compared.
+
+A name is stored NFKC-normalised with its spacing tidied; it may not hold control,
+direction-override, zero-width or other invisible characters; it has 1 to
+:data:`TEAM_NAME_MAX` visible characters; and two names are the same team when they
+differ only by case or by letters that look alike in another script (a Cyrillic "О" for
+a Latin "O"), so "Owls", "OWLS" and "Оwls" cannot all join one event.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from confusable_homoglyphs import confusables
+
+TEAM_NAME_MAX = 40
+#: Unicode categories that never show: control, format (bidi overrides, zero-width
+#: joiners...), surrogates, private use and unassigned code points
+INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+def normal_name(name: str) -> str:
+    """``name`` NFKC-normalised with its spacing tidied (what is stored and shown)."""
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (already normalised) cannot be a team name, or None."""
+    hidden = sorted({f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in INVISIBLE})
+    if hidden:
+        return (
+            "a team name may not hold control, direction or zero-width characters "
+            f"({', '.join(hidden[:3])})"
+        )
+    visible = sum(1 for c in name if not c.isspace())
+    if not visible >= 1 or len(name) > TEAM_NAME_MAX:
+        return f"a team name has 1 to {TEAM_NAME_MAX} visible characters"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _latin_look_alike(char: str) -> str:
+    found = confusables.is_confusable(char, preferred_aliases=["latin"], greedy=True)
+    if found:
+        for glyph in found[0]["homoglyphs"]:
+            if glyph["n"].startswith("LATIN"):
+                return str(glyph["c"]).casefold()
+    return char
+
+
+def name_key(name: str) -> str:
+    """What two names that count as the same team share: case folded, and each letter
+    that looks like a Latin one read as that letter."""
+    return "".join(_latin_look_alike(c) for c in unicodedata.normalize("NFKC", name).casefold())
