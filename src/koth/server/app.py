@@ -60,18 +60,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database_url())
         await asyncio.to_thread(migrate, engine)
-        games = GameService(Repository(engine), max_listeners=settings.sockets_per_game)
-        worker = ComputerWorker(
-            games, threads=settings.agent_workers, delay_s=settings.computer_delay
+        games = GameService(
+            Repository(engine),
+            max_listeners=settings.sockets_per_game,
+            max_iterations=settings.max_agent_iterations,
+            max_live=settings.max_live_games,
+            idle_seconds=settings.idle_seconds,
         )
-        quiz = QuizService(engine, max_listeners=settings.sockets_per_event)
+        worker = ComputerWorker(
+            games,
+            threads=settings.agent_workers,
+            delay_s=settings.computer_delay,
+            max_seconds=settings.max_agent_seconds,
+        )
+        quiz = QuizService(
+            engine,
+            max_listeners=settings.sockets_per_event,
+            max_live=settings.max_live_events,
+            idle_seconds=settings.idle_seconds,
+        )
         app.state.games = games
         app.state.worker = worker
         app.state.quiz = quiz
         await worker.resume_all()
+        sweeper = asyncio.create_task(_sweep(games, quiz, settings.idle_seconds))
         try:
             yield
         finally:
+            sweeper.cancel()
             await quiz.close()
             await worker.stop()
             engine.dispose()
@@ -96,6 +112,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+async def _sweep(games: GameService, quiz: QuizService, idle_seconds: float) -> None:
+    """Now and then, let go of the games and events nobody used for ``idle_seconds``."""
+    while True:
+        await asyncio.sleep(min(60.0, idle_seconds / 4))
+        games.sweep()
+        quiz.sweep()
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 A seat stores an agent name and an optional budget; the budget is the number of search
 iterations per move, so it applies to the search agents only. Both are checked when
-the game is created, so a game never starts with a seat that cannot play.
+the game is created, so a game never starts with a seat that cannot play. The server
+caps both what a budget may ask (``max_agent_iterations``) and how long any search may
+think per move (``max_agent_seconds``: the search stops at whichever ends first), so no
+game can hold an agent thread for long.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ __all__ = [
 RANDOM_AGENT = "random"
 #: the agents whose strength a budget (iterations per move) sets
 SEARCH_AGENTS = ("mcts", "ismcts")
+#: iterations per move of a search seat given no budget (the search agents' default)
+DEFAULT_BUDGET = 1000
 
 
 def agent_names(game_name: str | None = None) -> list[str]:
@@ -46,25 +51,39 @@ def agent_names(game_name: str | None = None) -> list[str]:
     return playable
 
 
-def agent_spec(agent: str, budget: int | None) -> str:
-    """The ``koth.agents`` spec of a seat: ``ismcts:iters=500`` for a budget of 500."""
-    if budget is None:
-        return agent
+def agent_spec(agent: str, budget: int | None, max_seconds: float | None = None) -> str:
+    """The ``koth.agents`` spec of a seat: ``ismcts:iters=500:seconds=5`` for a budget of
+    500 on a server that lets a search think 5 s at most."""
     if agent not in SEARCH_AGENTS:
+        if budget is not None:
+            raise InvalidParamsError(
+                f"the {agent} agent takes no budget; a budget (iterations per move) is for "
+                f"{' and '.join(SEARCH_AGENTS)}"
+            )
+        return agent
+    spec = f"{agent}:iters={budget or DEFAULT_BUDGET}"
+    return spec if max_seconds is None else f"{spec}:seconds={max_seconds:g}"
+
+
+def check_seat_agent(
+    agent: str, budget: int | None, game: Game[Any, Any, Any], max_iterations: int
+) -> None:
+    """Raise InvalidParamsError if this agent and budget cannot play ``game`` here."""
+    if budget is not None and budget > max_iterations:
         raise InvalidParamsError(
-            f"the {agent} agent takes no budget; a budget (iterations per move) is for "
-            f"{' and '.join(SEARCH_AGENTS)}"
+            f"a budget of {budget} iterations per move is over this server's limit of "
+            f"{max_iterations}"
         )
-    return f"{agent}:iters={budget}"
-
-
-def check_seat_agent(agent: str, budget: int | None, game: Game[Any, Any, Any]) -> None:
-    """Raise InvalidParamsError if this agent and budget cannot play ``game``."""
     check_spec(agent_spec(agent, budget), game)
 
 
 def make_policy(
-    agent: str, budget: int | None, game: Game[Any, Any, Any], player: int, seed: int
+    agent: str,
+    budget: int | None,
+    game: Game[Any, Any, Any],
+    player: int,
+    seed: int,
+    max_seconds: float,
 ) -> Policy:
     """The policy ``(state, player, rng) -> action`` of a computer seat."""
-    return make_agent_policy(agent_spec(agent, budget), game, player, seed)
+    return make_agent_policy(agent_spec(agent, budget, max_seconds), game, player, seed)

@@ -15,6 +15,7 @@ from koth.server.deps import (
     ClientDep,
     GamesDep,
     RateLimitsDep,
+    SettingsDep,
     TemplatesDep,
     limited,
 )
@@ -35,7 +36,11 @@ MAX_FORM_BYTES = 20_000
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby_page(
-    request: Request, games: GamesDep, templates: TemplatesDep, base: BaseUrlDep
+    request: Request,
+    games: GamesDep,
+    templates: TemplatesDep,
+    base: BaseUrlDep,
+    settings: SettingsDep,
 ) -> HTMLResponse:
     listed = await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
     finished = (await games.list_games([GameStatus.FINISHED], base))[:20]
@@ -47,6 +52,7 @@ async def lobby_page(
             "agents": agent_names(),
             "games": listed,
             "finished": finished,
+            "max_budget": settings.max_agent_iterations,
         },
     )
 

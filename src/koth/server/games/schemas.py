@@ -32,8 +32,8 @@ class SeatConfig(BaseModel):
     budget: int | None = Field(
         None,
         ge=1,
-        le=1_000_000,
-        description="computer seats running mcts or ismcts: search iterations per move",
+        description="computer seats running mcts or ismcts: search iterations per move "
+        "(at most the server's max_agent_iterations)",
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -49,6 +50,11 @@ from koth.server.games.schemas import (
 )
 from koth.server.games.store import Repository, StoredSeat
 from koth.server.listeners import Sink
+from koth.server.memory import LiveCache
+
+#: what a game id may look like (ids are made by secrets.token_urlsafe): anything else
+#: is unknown at once, without a database round trip
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 T = TypeVar("T")
 PS = ParamSpec("PS")
@@ -85,12 +91,25 @@ def resolve_chance(state: GameState[Any, Any], seed: int, version: int) -> list[
 class GameService:
     """The one entry point of routes, pages, websockets and the computer worker."""
 
-    def __init__(self, repository: Repository, *, max_listeners: int = 200) -> None:
+    def __init__(
+        self,
+        repository: Repository,
+        *,
+        max_listeners: int = 200,
+        max_iterations: int = 20_000,
+        max_live: int = 2000,
+        idle_seconds: float = 3600.0,
+    ) -> None:
         self.repository = repository
         self.max_listeners = max_listeners
+        self.max_iterations = max_iterations
         self.hub = LiveHub()
-        self._live: dict[str, LiveGame] = {}
-        self._load_locks: dict[str, asyncio.Lock] = {}
+        self._live: LiveCache[LiveGame] = LiveCache(max_live, idle_seconds, self._busy)
+        #: loads under way: concurrent requests for one game share one replay, and the
+        #: entry goes when the load ends (an unknown id leaves nothing behind)
+        self._loading: dict[str, asyncio.Future[LiveGame]] = {}
+        #: called with a game id when it leaves memory (the computer worker listens)
+        self.on_forget: list[Callable[[str], None]] = []
         #: called with a game id after every change (the computer worker listens)
         self.on_change: list[Callable[[str], None]] = []
 
@@ -119,7 +138,7 @@ class GameService:
             if request.kind is SeatKind.COMPUTER:
                 agent = request.agent or RANDOM_AGENT
                 try:
-                    check_seat_agent(agent, request.budget, game)
+                    check_seat_agent(agent, request.budget, game, self.max_iterations)
                 except InvalidParamsError as exc:
                     raise InvalidParamsError(f"seat {index}: {exc}") from None
                 stored_seats.append(
@@ -147,7 +166,7 @@ class GameService:
             status=status,
             initial_moves=initial_moves,
         )
-        self._live[stored.id] = LiveGame(stored, state, stored.version)
+        self._keep(stored.id, LiveGame(stored, state, stored.version))
         self._changed(stored.id)
         return created_response(stored, tokens, base_url)
 
@@ -157,13 +176,48 @@ class GameService:
         cached = self._live.get(game_id)
         if cached is not None:
             return cached
-        lock = self._load_locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            cached = self._live.get(game_id)
-            if cached is None:
-                cached = await self._load(game_id)
-                self._live[game_id] = cached
-            return cached
+        if not GAME_ID.fullmatch(game_id):
+            raise NotFoundError(f"no game {game_id!r}")
+        loading = self._loading.get(game_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            loaded = await self._load(game_id)
+            self._keep(game_id, loaded)
+            future.set_result(loaded)
+            return loaded
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()  # marked as seen: no one else may be waiting for it
+            raise
+        except BaseException:
+            future.cancel()
+            raise
+        finally:
+            del self._loading[game_id]
+
+    def _keep(self, game_id: str, live: LiveGame) -> None:
+        for gone, _ in self._live.put(game_id, live):
+            self._forgotten(gone)
+
+    def _busy(self, game_id: str, live: LiveGame) -> bool:
+        return self.hub.count(game_id) > 0 or live.lock.locked()
+
+    def sweep(self) -> int:
+        """Let go of the games nobody used for a while; returns how many went."""
+        gone = self._live.sweep()
+        for game_id, _ in gone:
+            self._forgotten(game_id)
+        return len(gone)
+
+    def _forgotten(self, game_id: str) -> None:
+        for listener in self.on_forget:
+            listener(game_id)
+
+    def in_memory(self) -> int:
+        return len(self._live)
 
     async def _load(self, game_id: str) -> LiveGame:
         stored = await self._db(self.repository.get_game, game_id)
@@ -214,7 +268,7 @@ class GameService:
 
     def forget(self, game_id: str) -> None:
         """Drop the cached state (after a stale write: another writer moved on)."""
-        self._live.pop(game_id, None)
+        self._live.pop(game_id)
 
     async def list_games(self, statuses: Sequence[GameStatus], base_url: str) -> list[GameSummary]:
         games = await self._db(self.repository.list_games, statuses)

@@ -34,14 +34,30 @@ def derive_seed(seed: int, *labels: object) -> int:
 class ComputerWorker:
     """Plays every computer seat that is to move, in any game, as soon as it is."""
 
-    def __init__(self, service: GameService, *, threads: int = 2, delay_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        threads: int = 4,
+        delay_s: float = 0.0,
+        max_seconds: float = 5.0,
+    ) -> None:
         self.service = service
         self.delay_s = delay_s
+        self.max_seconds = max_seconds
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="koth-agent")
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._policies: dict[tuple[str, int], Policy] = {}
         self._stopping = False
         service.on_change.append(self.kick)
+        service.on_forget.append(self.forget)
+
+    def forget(self, game_id: str) -> None:
+        """Drop what is kept for ``game_id`` (it left memory; it is rebuilt if needed)."""
+        self.forget_policies(game_id)
+        task = self._tasks.get(game_id)
+        if task is not None and task.done():
+            del self._tasks[game_id]
 
     def kick(self, game_id: str) -> None:
         """Look at ``game_id`` again (called after every change)."""
@@ -50,6 +66,10 @@ class ComputerWorker:
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
+
+    def forget_policies(self, game_id: str) -> None:
+        for key in [k for k in self._policies if k[0] == game_id]:
+            del self._policies[key]
 
     async def resume_all(self) -> None:
         """After a (re)start: every unfinished game may owe computer moves."""
@@ -80,6 +100,8 @@ class ComputerWorker:
                 live = await self.service.live(game_id)
                 due = self._due(live)
                 if not due:
+                    if live.state.is_terminal():
+                        self.forget_policies(game_id)
                     return
                 if self.delay_s:
                     await asyncio.sleep(self.delay_s)
@@ -115,7 +137,8 @@ class ComputerWorker:
         if policy is None:
             info = live.stored.seats[seat]
             seed = derive_seed(live.stored.chance_seed, "policy", seat)
-            policy = make_policy(info.agent or "random", info.budget, live.game, seat, seed)
+            agent = info.agent or "random"
+            policy = make_policy(agent, info.budget, live.game, seat, seed, self.max_seconds)
             self._policies[key] = policy
         return policy
 

@@ -166,6 +166,16 @@ class LiveEvent:
     def listener_count(self) -> int:
         return len(self._listeners)
 
+    def busy(self) -> bool:
+        """Someone listens, or a write or a broadcast is under way: keep it in memory."""
+        working = [self._writer, *self._broadcasters.values()]
+        return (
+            len(self._listeners) > 0
+            or bool(self._queue)
+            or self.lock.locked()
+            or any(task is not None and not task.done() for task in working)
+        )
+
     def _mark(self, op: ops.Op) -> None:
         if isinstance(op, ops.Answered):
             self._dirty_add(team_key(op.team), JUDGE, PROJECTOR)

@@ -29,6 +29,7 @@ from koth.server.errors import (
     WrongPhaseError,
 )
 from koth.server.listeners import Listener, Sink
+from koth.server.memory import LiveCache
 from koth.server.quiz import ops, views
 from koth.server.quiz.commands import B, Command
 from koth.server.quiz.export import protocol_document, results_csv
@@ -51,6 +52,10 @@ from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
 #: join codes avoid letters and digits that are easy to confuse (0/O, 1/I/L)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+#: what ids and join codes look like: anything else is unknown at once, without a
+#: database round trip (a NUL byte, say, never reaches the database)
+EVENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+JOIN_CODE = re.compile(r"[A-Z0-9]{4,16}")
 SUBMISSION_ID = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
 
 
@@ -77,16 +82,42 @@ def event_links(base: str, event_id: str, code: str) -> dict[str, str]:
 
 
 class QuizService:
-    def __init__(self, engine: Engine, *, max_listeners: int = 3000) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        max_listeners: int = 3000,
+        max_live: int = 200,
+        idle_seconds: float = 3600.0,
+    ) -> None:
         self.max_listeners = max_listeners
         self.repo = QuizRepository(engine)
-        self._live: dict[str, LiveEvent] = {}
+        self._live: LiveCache[LiveEvent] = LiveCache(
+            max_live, idle_seconds, lambda _id, live: live.busy()
+        )
         self._loading = asyncio.Lock()
+        #: events that left memory, closed in the background
+        self._closing: set[asyncio.Task[None]] = set()
 
     async def close(self) -> None:
         for live in list(self._live.values()):
             await live.close()
-        self._live.clear()
+        await asyncio.gather(*self._closing, return_exceptions=True)
+
+    def sweep(self) -> int:
+        """Let go of the events nobody used for a while; returns how many went."""
+        gone = self._live.sweep()
+        self._close(gone)
+        return len(gone)
+
+    def _close(self, gone: list[tuple[str, LiveEvent]]) -> None:
+        for _id, live in gone:
+            task = asyncio.get_running_loop().create_task(live.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    def in_memory(self) -> int:
+        return len(self._live)
 
     # ------------------------------------------------------------------ events
     async def create(self, settings: ops.EventSettings, base_url: str) -> CreatedEventResponse:
@@ -130,6 +161,8 @@ class QuizService:
         live = self._live.get(event_id)
         if live is not None:
             return live
+        if not EVENT_ID.fullmatch(event_id):
+            raise NotFoundError(f"no quiz event {event_id!r}")
         async with self._loading:
             live = self._live.get(event_id)
             if live is None:
@@ -138,7 +171,7 @@ class QuizService:
                     raise NotFoundError(f"no quiz event {event_id!r}")
                 model = await asyncio.to_thread(load_model, self.repo, event_id)
                 live = LiveEvent(stored, self.repo, model)
-                self._live[event_id] = live
+                self._close(self._live.put(event_id, live))
         return live
 
     async def stored(self, event_id: str) -> StoredEvent:
@@ -146,6 +179,8 @@ class QuizService:
         return (await self.live(event_id)).stored
 
     async def by_code(self, code: str) -> LiveEvent:
+        if not JOIN_CODE.fullmatch(normal_code(code)):
+            raise NotFoundError(f"no quiz event has the join code {code!r}")
         stored = await asyncio.to_thread(self.repo.event_by_code, normal_code(code))
         if stored is None:
             raise NotFoundError(f"no quiz event has the join code {code!r}")
