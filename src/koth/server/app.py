@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from koth import __version__
 from koth.core.errors import KothError
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             threads=settings.agent_workers,
             delay_s=settings.computer_delay,
             max_seconds=settings.max_agent_seconds,
+            extra_games=tuple(settings.extra_games),
         )
         quiz = QuizService(
             engine,
@@ -112,6 +114,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+#: the methods a 405 answer may list
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _allowed(app: FastAPI, request: Request) -> list[str]:
+    """The methods some route of the app takes at the request's path."""
+    return [
+        method
+        for method in METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] is Match.FULL
+            for route in app.router.routes
+        )
+    ]
 
 
 async def _sweep(games: GameService, quiz: QuizService, idle_seconds: float) -> None:
@@ -156,8 +174,11 @@ def _install_error_handlers(app: FastAPI) -> None:
         return _response(ApiError(422, ErrorCode.MALFORMED_REQUEST, problems))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        headers = tuple((exc.headers or {}).items())  # 405 names the allowed methods
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = tuple((exc.headers or {}).items())
+        if exc.status_code == 405:
+            # every route of the path counts, not only the first that matched it
+            headers = (("Allow", ", ".join(_allowed(app, request))),)
         if exc.status_code == 400:
             # a body FastAPI could not parse (not UTF-8, nested too deep): malformed
             message = f"the request body could not be read: {exc.detail}"

@@ -38,8 +38,8 @@ class Settings(BaseSettings):
         default=4,
         ge=1,
         le=64,
-        description="threads that run computer seats; one game uses at most one at a time, "
-        "so a game with a long think never holds up more than one",
+        description="processes that run searching computer seats (and threads for the "
+        "quick ones); a game uses at most one at a time",
     )
     max_agent_iterations: int = Field(
         default=20_000,

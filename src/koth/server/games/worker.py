@@ -1,23 +1,33 @@
-"""Computer seats: a background task per game plays them, agents run in threads.
+"""Computer seats: a background task per game plays them; agents run elsewhere.
 
-The event loop never runs an agent: each decision is computed in a thread pool on a copy
-of the state and then submitted like a person's action (so it is stored before anyone
-sees it). A stale submission (a person moved first) is simply re-planned.
+The event loop never runs an agent: each decision is computed on a copy of the state
+and then submitted like a person's action (so it is stored before anyone sees it). A
+stale submission (a person moved first) is simply re-planned.
+
+Searching agents (mcts, ismcts) think in a pool of worker processes, so a long think
+holds neither the server's event loop nor its interpreter lock; the quick agents
+(random, heuristic) decide in a thread. Fairness: a game asks for one decision at a
+time, and every search stops at the server's time cap, so with more workers than games
+thinking at once no game waits for another's think, and otherwise a decision waits for
+at most the thinks queued before it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
 import logging
+import multiprocessing
 import random
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from koth.core.chance import random_policy
 from koth.core.errors import KothError
+from koth.core.game import Game
 from koth.core.state import GameState
-from koth.server.games.agents import Policy, make_policy
+from koth.server.games.agents import SEARCH_AGENTS, Policy, make_policy
 from koth.server.games.live import LiveGame
 from koth.server.games.schemas import SeatKind
 from koth.server.games.service import GameService
@@ -41,10 +51,15 @@ class ComputerWorker:
         threads: int = 4,
         delay_s: float = 0.0,
         max_seconds: float = 5.0,
+        extra_games: tuple[str, ...] = (),
     ) -> None:
         self.service = service
         self.delay_s = delay_s
         self.max_seconds = max_seconds
+        self.workers = threads
+        self.extra_games = extra_games
+        #: started on the first search decision (a server without search seats has none)
+        self._processes: ProcessPoolExecutor | None = None
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="koth-agent")
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._policies: dict[tuple[str, int], Policy] = {}
@@ -83,6 +98,8 @@ class ComputerWorker:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
 
     def _due(self, live: LiveGame) -> list[int]:
         state = live.state
@@ -120,16 +137,37 @@ class ComputerWorker:
             return False
         version = live.version
         snapshot = live.state.clone()
-        policy = self._policy(live, seat)
         rng = random.Random(derive_seed(live.stored.chance_seed, "agent", seat, version))
         loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self._executor, _decide, policy, snapshot, seat, rng)
+        info = live.stored.seats[seat]
+        agent = info.agent or "random"
+        if agent in SEARCH_AGENTS:
+            seed = derive_seed(live.stored.chance_seed, "policy", seat)
+            call = (agent, info.budget, self.max_seconds, seed, snapshot, seat, rng)
+            action = await loop.run_in_executor(self._search_pool(), _decide_elsewhere, *call)
+        else:
+            policy = self._policy(live, seat)
+            action = await loop.run_in_executor(
+                self._executor, _decide, policy, snapshot, seat, rng
+            )
         try:
             await self.service.submit(game_id, seat, snapshot.game.action_to_str(action), version)
         except KothError as exc:  # stale, or the node changed: decide again on the new state
             log.info("computer seat %s of %s re-plans: %s", seat, game_id, exc)
             return False
         return True
+
+    def _search_pool(self) -> Executor:
+        if self._processes is None:
+            # spawn, not fork: forking a process that runs an event loop and threads
+            # copies their locks in whatever state they are
+            self._processes = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(self.extra_games,),
+            )
+        return self._processes
 
     def _policy(self, live: LiveGame, seat: int) -> Policy:
         key = (live.stored.id, seat)
@@ -151,3 +189,33 @@ def _decide(policy: Policy, state: GameState[Any, Any], seat: int, rng: random.R
     except Exception:  # a faulty agent must not stall the table: play a legal move
         log.exception("agent of seat %s failed; playing a random legal action", seat)
         return random_policy(state, seat, rng)
+
+
+#: in a worker process: the policies built so far, by seat (an agent is built once)
+_WORKER_POLICIES: dict[tuple[str, int | None, float, int, str, int], Policy] = {}
+
+
+def _start_worker(extra_games: tuple[str, ...]) -> None:
+    for module in extra_games:
+        importlib.import_module(module)
+
+
+def _decide_elsewhere(
+    agent: str,
+    budget: int | None,
+    max_seconds: float,
+    seed: int,
+    state: GameState[Any, Any],
+    seat: int,
+    rng: random.Random,
+) -> Any:
+    """A search seat's decision, in a worker process."""
+    game: Game[Any, Any, Any] = state.game
+    key = (agent, budget, max_seconds, seed, repr(game.params.to_json()), seat)
+    policy = _WORKER_POLICIES.get(key)
+    if policy is None:
+        if len(_WORKER_POLICIES) > 1000:
+            _WORKER_POLICIES.clear()
+        policy = make_policy(agent, budget, game, seat, seed, max_seconds)
+        _WORKER_POLICIES[key] = policy
+    return _decide(policy, state, seat, rng)
