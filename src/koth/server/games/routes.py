@@ -216,5 +216,6 @@ async def get_replay(game_id: str, games: GamesDep, token: SeatTokenDep) -> Repl
     responses=error_responses(NotFoundError, NotFinishedError),
 )
 async def get_record(game_id: str, games: GamesDep, response: Response) -> GameRecord:
+    record = await games.record(game_id)  # an unknown id is refused before any header
     response.headers.update(attachment(f"koth-{game_id}.json"))
-    return await games.record(game_id)
+    return record

@@ -330,8 +330,9 @@ async def results(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> ResultsD
 async def export_json(
     event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response
 ) -> ResultsDocument:
+    results = await quiz.results(event_id, token)  # an unknown id is refused first
     response.headers.update(attachment(f"quiz-{event_id}.json"))
-    return await quiz.results(event_id, token)
+    return results
 
 
 @router.get(
@@ -361,8 +362,9 @@ async def export_csv(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> Respo
 async def export_protocol(
     event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response
 ) -> ProtocolDocument:
+    protocol = await quiz.protocol(event_id, token)  # an unknown id is refused first
     response.headers.update(attachment(f"quiz-{event_id}-protocol.json"))
-    return await quiz.protocol(event_id, token)
+    return protocol
 
 
 # ---------------------------------------------------------------- websocket
