@@ -129,6 +129,10 @@ class RateLimitedError(ServerError):
         self.retry_after = retry_after
 
 
+class PayloadTooLargeError(ServerError):
+    """The request body is larger than the server takes (refused before it is read)."""
+
+
 class TooManyConnectionsError(ServerError):
     """A game, event or client address holds as many live connections as allowed."""
 
@@ -189,6 +193,11 @@ ERROR_TABLE: dict[type[KothError], ErrorKind] = {
         HTTPStatus.TOO_MANY_REQUESTS,
         ErrorCode.RATE_LIMITED,
         "too many requests from this address: retry after the seconds in Retry-After",
+    ),
+    PayloadTooLargeError: ErrorKind(
+        HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        "the request body is larger than the server takes",
     ),
     TooManyConnectionsError: ErrorKind(
         HTTPStatus.TOO_MANY_REQUESTS,

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from koth.server.errors import ErrorCode
+
 #: the pages' policy: scripts and styles from this site only (no inline script), images
 #: from this site or data: URLs, WebSockets to this site, never in a frame
 CONTENT_SECURITY_POLICY = (
@@ -104,7 +106,9 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 async def _send_error(send: Send, error: BodyTooLarge) -> None:
-    body = json.dumps({"error": {"code": "payload_too_large", "message": error.detail}}).encode()
+    body = json.dumps(
+        {"error": {"code": ErrorCode.PAYLOAD_TOO_LARGE.value, "message": error.detail}}
+    ).encode()
     await send(
         {
             "type": "http.response.start",

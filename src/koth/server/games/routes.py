@@ -31,6 +31,7 @@ from koth.server.errors import (
     MalformedRequestError,
     NotFinishedError,
     NotFoundError,
+    PayloadTooLargeError,
     RateLimitedError,
     StaleVersionError,
     UnknownGameError,
@@ -63,7 +64,8 @@ from koth.server.sockets import (
 )
 
 router = APIRouter(
-    prefix="/api", responses=error_responses(MalformedRequestError, RateLimitedError)
+    prefix="/api",
+    responses=error_responses(MalformedRequestError, RateLimitedError, PayloadTooLargeError),
 )
 LOOKUP = [limited(Action.LOOKUP)]
 

@@ -31,6 +31,7 @@ from koth.server.errors import (
     MalformedRequestError,
     NameTakenError,
     NotFoundError,
+    PayloadTooLargeError,
     RateLimitedError,
     StorageUnavailableError,
     WrongPhaseError,
@@ -87,7 +88,7 @@ COMMAND_ERRORS = error_responses(
 router = APIRouter(
     prefix="/api/quiz",
     tags=["quiz"],
-    responses=error_responses(MalformedRequestError, RateLimitedError),
+    responses=error_responses(MalformedRequestError, RateLimitedError, PayloadTooLargeError),
 )
 judge = APIRouter(
     prefix="/events/{event_id}/judge",
