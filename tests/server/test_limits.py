@@ -180,3 +180,47 @@ def test_two_long_thinkers_do_not_delay_a_third_games_computer_move(tmp_path: Pa
             assert time.monotonic() - started < 1.0, "the quick seat waited for the thinkers"
             time.sleep(0.02)
         print(f"the quick seat moved {time.monotonic() - started:.2f} s after creation")
+
+
+def test_live_games_leave_memory_and_come_back(tmp_path: Path) -> None:
+    with client_with(tmp_path, max_live_games=2) as client:
+        games = [create_game(client) for _ in range(4)]
+        service = client.app.state.games  # type: ignore[attr-defined]
+        assert service.in_memory() == 2
+        first = client.get(f"/api/games/{games[0].id}", headers=games[0].auth(0))
+        assert first.status_code == 200 and first.json()["seat"] == 0  # replayed from storage
+        assert service.in_memory() == 2
+
+
+def test_a_watched_game_stays_in_memory(tmp_path: Path) -> None:
+    with client_with(tmp_path, max_live_games=1) as client:
+        watched = create_game(client)
+        with client.websocket_connect(f"/api/games/{watched.id}/ws") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["type"] == "state"
+            create_game(client)
+            service = client.app.state.games  # type: ignore[attr-defined]
+            assert watched.id in service._live  # its listener keeps it
+            assert service.in_memory() == 1  # the other one left instead
+
+
+def test_idle_games_and_events_leave_memory(tmp_path: Path) -> None:
+    with client_with(tmp_path, idle_seconds=0.2) as client:
+        game = create_game(client)
+        client.post("/api/quiz/events", json={})
+        games, quiz = client.app.state.games, client.app.state.quiz  # type: ignore[attr-defined]
+        assert games.in_memory() == 1
+        time.sleep(0.5)  # the app sweeps every idle_seconds / 4
+        assert games.in_memory() == 0 and quiz.in_memory() == 0
+        assert client.get(f"/api/games/{game.id}").status_code == 200
+        assert games.in_memory() == 1
+
+
+def test_unknown_ids_leave_nothing_behind(tmp_path: Path) -> None:
+    with client_with(tmp_path) as client:
+        for i in range(200):
+            assert client.get(f"/api/games/unknown{i}").status_code == 404
+            assert client.get(f"/api/quiz/events/unknown{i}/projector").status_code == 404
+        games, quiz = client.app.state.games, client.app.state.quiz  # type: ignore[attr-defined]
+        assert games.in_memory() == 0 and not games._loading
+        assert quiz.in_memory() == 0
