@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -47,10 +48,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'koth.sqlite3'}"
         return
+    with postgres_schema("koth_test") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def postgres_schema(prefix: str) -> Iterator[str]:
+    """A URL of a fresh schema of the test database, dropped afterwards (the test is
+    skipped when PostgreSQL is not reachable)."""
     base = postgres_base_url()
     if base is None:
         pytest.skip(f"PostgreSQL is not reachable at {PG_HOST} (database {PG_DATABASE})")
-    schema = f"koth_test_{uuid.uuid4().hex[:12]}"
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
     plain = base.replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(plain, autocommit=True) as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')

@@ -5,10 +5,8 @@ with a body that matches its schema."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
-import psycopg
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
@@ -22,7 +20,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.server.conftest import PG_DATABASE, PG_HOST, postgres_base_url
+from tests.server.conftest import postgres_schema
 from tests.server.live_server import LiveServer
 
 CHECKS = [
@@ -43,18 +41,8 @@ def database(
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('schemathesis') / 'koth.sqlite3'}"
         return
-    base = postgres_base_url()
-    if base is None:
-        pytest.skip(f"PostgreSQL is not reachable at {PG_HOST} (database {PG_DATABASE})")
-    schema = f"koth_st_{uuid.uuid4().hex[:12]}"
-    plain = base.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{base}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(plain, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with postgres_schema("koth_st") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

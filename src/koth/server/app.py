@@ -4,6 +4,7 @@ features' routers, and the one place where errors become HTTP responses."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import logging
 from collections.abc import AsyncIterator
@@ -22,6 +23,7 @@ from starlette.routing import Match
 
 from koth import __version__
 from koth.core.errors import KothError
+from koth.server.broker import make_broker
 from koth.server.database import make_engine, migrate
 from koth.server.errors import ApiError, ErrorCode, api_error_from
 from koth.server.games import pages as game_pages
@@ -84,12 +86,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.games = games
         app.state.worker = worker
         app.state.quiz = quiz
+        broker = make_broker(settings.database_url(), settings.broker)
+        games.broker = quiz.broker = broker
+        await broker.start(functools.partial(_on_notice, games, quiz))
         await worker.resume_all()
         sweeper = asyncio.create_task(_sweep(games, quiz, settings.idle_seconds))
         try:
             yield
         finally:
             sweeper.cancel()
+            await broker.close()
             await quiz.close()
             await worker.stop()
             engine.dispose()
@@ -118,6 +124,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 #: the methods a 405 answer may list
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+async def _on_notice(games: GameService, quiz: QuizService, notice: str) -> None:
+    """A change committed by some process (this one too): ``<kind> <id> <n> <origin>``."""
+    kind, key, number, origin = notice.split(" ")
+    if kind == "game":
+        await games.on_notice(key, int(number), origin)
+    elif kind == "quiz":
+        await quiz.on_notice(key, int(number), origin)
 
 
 def _allowed(app: FastAPI, request: Request) -> list[str]:

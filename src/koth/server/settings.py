@@ -67,6 +67,11 @@ class Settings(BaseSettings):
         description="WebSockets one client address may hold at once (a venue's phones often "
         "share one address)",
     )
+    broker: str | None = Field(
+        default=None,
+        description="how processes tell each other of changes: default PostgreSQL's own "
+        "LISTEN/NOTIFY (one SQLite process needs none); redis://host:6379 for Redis pub/sub",
+    )
     rate_limit_storage: str = Field(
         default="memory://",
         description="where rate-limit counters live: memory:// (one process) or "

@@ -71,8 +71,9 @@ def test_two_writers_racing_for_one_version_exactly_one_wins(database_url: str) 
 
 
 def test_two_servers_on_one_database_cannot_both_accept(database_url: str) -> None:
-    """Two app instances (as two server processes would) share the store; their caches
-    both say version 2, so only the database can tell which action came first."""
+    """Two app instances (as two server processes would) share the store; both act at
+    version 2: whether the second has heard of the first's move yet or not, only one
+    action is accepted."""
     first, second = create_app(make_settings(database_url)), create_app(make_settings(database_url))
     with TestClient(first) as a, TestClient(second) as b:
         game = create_game(a)
@@ -82,7 +83,9 @@ def test_two_servers_on_one_database_cannot_both_accept(database_url: str) -> No
             f"/api/games/{game.id}/actions", json={"action": "stake 1"}, headers=game.auth(0)
         )
         late = b.post(
-            f"/api/games/{game.id}/actions", json={"action": "stake 2"}, headers=game.auth(0)
+            f"/api/games/{game.id}/actions",
+            json={"action": "stake 2", "version": 2},
+            headers=game.auth(0),
         )
         assert ok.status_code == 200
         assert late.status_code == 409 and late.json()["error"]["code"] == "stale"

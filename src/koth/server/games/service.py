@@ -13,7 +13,7 @@ import asyncio
 import random
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ParamSpec, TypeVar
 
@@ -22,6 +22,7 @@ from koth.core.players import NodeKind
 from koth.core.record import GameRecord, RecordedMove, replay
 from koth.core.state import GameState
 from koth.server import security
+from koth.server.broker import Broker
 from koth.server.errors import (
     AlreadySubmittedError,
     ForbiddenError,
@@ -110,6 +111,11 @@ class GameService:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         #: called with a game id when it leaves memory (the computer worker listens)
         self.on_forget: list[Callable[[str], None]] = []
+        #: where committed changes are announced to every process (None: this one only)
+        self.broker: Broker | None = None
+        #: names this process in its notices, so it skips its own
+        self.origin = secrets.token_hex(6)
+        self._background: set[asyncio.Task[None]] = set()
         #: called with a game id after every change (the computer worker listens)
         self.on_change: list[Callable[[str], None]] = []
 
@@ -168,6 +174,7 @@ class GameService:
         )
         self._keep(stored.id, LiveGame(stored, state, stored.version))
         self._changed(stored.id)
+        self._announce(stored.id, stored.version)
         return created_response(stored, tokens, base_url)
 
     # --------------------------------------------------------------- reading
@@ -304,7 +311,8 @@ class GameService:
             live.stored = replace(live.stored, seats=seats, status=status)
         else:
             live.stored = replace(live.stored, seats=seats)
-        await self._publish(live)
+        self._announce(live.stored.id, live.version)
+        self._fan_out(live)
 
     async def message(self, game_id: str, token: str | None) -> StateMessage:
         live = await self.live(game_id)
@@ -335,6 +343,8 @@ class GameService:
         """Apply ``seat``'s action (notation or id) once it is stored; the game lock
         serialises writers in this process, the store's compare-and-set all others."""
         live = await self.live(game_id)
+        if expected_version is not None and expected_version > live.version:
+            live = await self.reload(game_id)  # another process moved it on
         async with live.lock:
             live = await self.live(game_id)  # it may have been reloaded meanwhile
             if expected_version is not None and expected_version != live.version:
@@ -357,9 +367,11 @@ class GameService:
                     move = move_json(RecordedMove(player=seat, action=text))
                     await self._commit(live, after, [move], None)
             except StaleVersionError:
-                self.forget(game_id)
+                self.forget(game_id)  # another process wrote first: replay on next use
                 raise
-        await self._publish(await self.live(game_id))
+        live = await self.live(game_id)
+        self._announce(game_id, live.version)
+        self._fan_out(live)
         self._changed(game_id)
 
     async def _submit_simultaneous(self, live: LiveGame, seat: int, text: str) -> None:
@@ -447,6 +459,38 @@ class GameService:
         await self.hub.publish(
             live.stored.id, lambda seat: state_message(live, seat).model_dump_json()
         )
+
+    def _fan_out(self, live: LiveGame) -> None:
+        """Send the listeners the new state after the request is answered: a slow or
+        dead spectator never delays a player."""
+        self._in_background(self._publish(live))
+
+    def _announce(self, game_id: str, version: int) -> None:
+        """Tell every process that ``game_id`` changed (once it is committed)."""
+        if self.broker is not None:
+            self._in_background(self.broker.publish(f"game {game_id} {version} {self.origin}"))
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def on_notice(self, game_id: str, version: int, origin: str) -> None:
+        """Another process changed ``game_id``: catch up if it is held here."""
+        if origin == self.origin or game_id not in self._live:
+            return
+        live = await self.reload(game_id)
+        await self._publish(live)
+        self._changed(game_id)
+
+    async def reload(self, game_id: str) -> LiveGame:
+        """Replay ``game_id`` from the database (a process never trusts its cache over
+        what another process committed)."""
+        old = self._live.get(game_id)
+        if old is not None:
+            async with old.lock:  # let a write of this process finish first
+                self._live.pop(game_id)
+        return await self.live(game_id)
 
     def _changed(self, game_id: str) -> None:
         for listener in self.on_change:

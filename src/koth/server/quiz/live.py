@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from koth.server.listeners import Listener, Listeners, Sink
 from koth.server.quiz import ops, views
 from koth.server.quiz.model import EventModel
 from koth.server.quiz.schemas import JudgeMessage, ProjectorMessage, TeamMessage
-from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
+from koth.server.quiz.store import BatchOutcome, LogEntry, QuizRepository, StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ class LiveEvent:
         #: one broadcaster per lane: the big screens never wait behind 1,000 phones
         self._broadcasters: dict[str, asyncio.Task[None]] = {}
         self._timer_call: asyncio.TimerHandle | None = None
+        #: told (event id, last seq) after every commit: the service announces it
+        self.on_commit: Callable[[str, int], None] | None = None
 
     @property
     def event_id(self) -> str:
@@ -90,52 +93,80 @@ class LiveEvent:
     async def _write_all(self) -> None:
         while self._queue:
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            done: list[tuple[ops.Op, asyncio.Future[int], int]] = []
+            batch = [(op, future) for op, future in batch if not future.done()]
             async with self.lock:
-                for op, future in batch:
-                    if future.done():  # the request went away before its turn
-                        continue
-                    seq = self.model.seq + 1
-                    try:
-                        self.model.apply(op, seq)
-                    except KothError as exc:
-                        future.set_exception(exc)
-                        continue
-                    except Exception as exc:  # a defect: do not trust the model any more
-                        log.exception("quiz op %s failed", op.kind)
-                        error = StorageUnavailableError(
-                            f"internal error: {exc}; nothing was stored"
-                        )
-                        for _op, other, _seq in [(op, future, 0), *done]:
-                            if not other.done():
-                                other.set_exception(error)
-                        await self._reload()
-                        done = []
-                        continue
-                    done.append((op, future, seq))
-                entries = [
-                    LogEntry(seq, ops.op_to_json(op), getattr(op, "submission_id", None))
-                    for op, _f, seq in done
-                ]
                 try:
-                    await asyncio.to_thread(self.repo.append, self.event_id, entries)
-                except Exception as exc:
+                    outcomes = await asyncio.to_thread(
+                        self.repo.commit_batch,
+                        self.event_id,
+                        self.model.seq,
+                        functools.partial(self._fold_batch, batch=batch),
+                    )
+                except Exception as exc:  # nothing was stored: fold the log afresh
                     log.warning("quiz log append failed: %s", exc)
                     await self._reload()
                     error = (
                         exc
                         if isinstance(exc, StorageUnavailableError)
-                        else StorageUnavailableError(str(exc))
+                        else StorageUnavailableError(f"{exc}; nothing was stored")
                     )
-                    for _op, future, _seq in done:
+                    for _op, future in batch:
                         if not future.done():
                             future.set_exception(error)
                     continue
-            for op, future, seq in done:
+            caught_up = outcomes.caught_up
+            for (op, future), outcome in zip(batch, outcomes.results, strict=True):
+                if isinstance(outcome, BaseException):
+                    if not future.done():
+                        future.set_exception(outcome)
+                    continue
                 if not future.done():
-                    future.set_result(seq)
+                    future.set_result(outcome)
                 self._mark(op)
+            if caught_up:
+                self._dirty_add("*")
             self.notify_after_write()
+            if self.on_commit is not None and (caught_up or outcomes.entries):
+                self.on_commit(self.event_id, self.model.seq)
+
+    def _fold_batch(
+        self, missing: list[LogEntry], *, batch: list[tuple[ops.Op, asyncio.Future[int]]]
+    ) -> BatchOutcome:
+        """In the commit's transaction: fold the rows other processes appended since
+        this model's last one, then each queued op (a refused op fails alone)."""
+        for entry in missing:
+            self.model.apply(ops.op_from_json(entry.payload), entry.seq, new=False)
+        outcome = BatchOutcome(caught_up=bool(missing))
+        for op, _future in batch:
+            seq = self.model.seq + 1
+            try:
+                self.model.apply(op, seq)
+            except KothError as exc:
+                outcome.results.append(exc)
+                continue
+            outcome.results.append(seq)
+            outcome.entries.append(
+                LogEntry(seq, ops.op_to_json(op), getattr(op, "submission_id", None))
+            )
+        return outcome
+
+    async def catch_up(self, seq: int) -> None:
+        """Another process appended up to row ``seq``: fold what this model lacks."""
+        async with self.lock:
+            if seq <= self.model.seq:
+                return
+            try:
+                missing = await asyncio.to_thread(
+                    self.repo.log_after, self.event_id, self.model.seq
+                )
+                for entry in missing:
+                    self.model.apply(ops.op_from_json(entry.payload), entry.seq, new=False)
+            except Exception:
+                log.exception("catching up quiz event %s failed; folding afresh", self.event_id)
+                self.model = await asyncio.to_thread(load_model, self.repo, self.event_id)
+        self._dirty_add("*")
+        self._schedule_time_up()
+        self.notify_after_write()
 
     async def _reload(self) -> None:
         self.model = await asyncio.to_thread(load_model, self.repo, self.event_id)

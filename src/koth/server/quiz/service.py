@@ -19,6 +19,7 @@ import segno
 from sqlalchemy import Engine
 
 from koth.server import security
+from koth.server.broker import Broker
 from koth.server.errors import (
     AlreadyAnsweredError,
     ForbiddenError,
@@ -98,6 +99,10 @@ class QuizService:
         self._loading = asyncio.Lock()
         #: events that left memory, closed in the background
         self._closing: set[asyncio.Task[None]] = set()
+        #: where committed changes are announced to every process (None: this one only)
+        self.broker: Broker | None = None
+        #: names this process in its notices, so it skips its own
+        self.origin = secrets.token_hex(6)
 
     async def close(self) -> None:
         for live in list(self._live.values()):
@@ -118,6 +123,21 @@ class QuizService:
 
     def in_memory(self) -> int:
         return len(self._live)
+
+    def _announce(self, event_id: str, seq: int) -> None:
+        if self.broker is not None:
+            notice = f"quiz {event_id} {seq} {self.origin}"
+            task = asyncio.get_running_loop().create_task(self.broker.publish(notice))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def on_notice(self, event_id: str, seq: int, origin: str) -> None:
+        """Another process appended to ``event_id``'s log: catch up if it is held here."""
+        if origin == self.origin:
+            return
+        live = self._live.get(event_id)
+        if live is not None:
+            await live.catch_up(seq)
 
     # ------------------------------------------------------------------ events
     async def create(self, settings: ops.EventSettings, base_url: str) -> CreatedEventResponse:
@@ -171,6 +191,7 @@ class QuizService:
                     raise NotFoundError(f"no quiz event {event_id!r}")
                 model = await asyncio.to_thread(load_model, self.repo, event_id)
                 live = LiveEvent(stored, self.repo, model)
+                live.on_commit = self._announce
                 self._close(self._live.put(event_id, live))
         return live
 

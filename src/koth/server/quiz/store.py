@@ -7,14 +7,24 @@ Every append is one transaction that commits before the change is acknowledged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, ForeignKey, Integer, String, select, update
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.schema import UniqueConstraint
 
 from koth.server.database import Base
@@ -67,6 +77,16 @@ class LogEntry:
     submission_id: str | None = None
 
 
+@dataclass
+class BatchOutcome:
+    """What folding a batch gave: per queued op its seq or why it was refused, the rows
+    to append, and whether rows of other processes were folded first."""
+
+    caught_up: bool
+    results: list[int | Exception] = field(default_factory=list)
+    entries: list[LogEntry] = field(default_factory=list)
+
+
 class QuizRepository:
     """Synchronous database access (the live layer calls it from worker threads)."""
 
@@ -115,32 +135,51 @@ class QuizRepository:
             return [_stored(r) for r in rows]
 
     def log(self, event_id: str) -> list[LogEntry]:
-        with self._sessions() as session:
-            rows = session.execute(
-                select(QuizLogRow.seq, QuizLogRow.payload, QuizLogRow.submission_id)
-                .where(QuizLogRow.event_id == event_id)
-                .order_by(QuizLogRow.seq)
-            ).all()
-            return [LogEntry(seq, dict(payload), sid) for seq, payload, sid in rows]
+        return self.log_after(event_id, 0)
 
-    def append(self, event_id: str, entries: Sequence[LogEntry]) -> None:
-        """Append ``entries`` (consecutive seqs) in one transaction, or nothing."""
-        if not entries:
-            return
+    def log_after(self, event_id: str, seq: int) -> list[LogEntry]:
+        """The rows after row ``seq``."""
+        with self._sessions() as session:
+            return _entries(session, event_id, seq)
+
+    def commit_batch(
+        self, event_id: str, known_seq: int, fold: Callable[[list[LogEntry]], BatchOutcome]
+    ) -> BatchOutcome:
+        """One writer at a time per event, across processes: in one transaction, take
+        the event's lock (PostgreSQL: an advisory lock; SQLite has one writer anyway),
+        hand ``fold`` the rows appended after ``known_seq`` by other processes, and
+        append the rows it returns. Nothing is stored if anything fails."""
         now = datetime.now(UTC)
         try:
             with self._sessions.begin() as session:
-                session.execute(
-                    update(QuizEventRow)
-                    .where(QuizEventRow.id == event_id)
-                    .values(last_seq=entries[-1].seq)
-                )
-                session.add_all(_row(event_id, e, now) for e in entries)
+                if self.engine.dialect.name == "postgresql":
+                    session.execute(
+                        text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                        {"key": f"koth-quiz:{event_id}"},
+                    )
+                outcome = fold(_entries(session, event_id, known_seq))
+                if outcome.entries:
+                    session.execute(
+                        update(QuizEventRow)
+                        .where(QuizEventRow.id == event_id)
+                        .values(last_seq=outcome.entries[-1].seq)
+                    )
+                    session.add_all(_row(event_id, e, now) for e in outcome.entries)
         except IntegrityError as exc:
             raise StorageUnavailableError(
                 f"the log of quiz event {event_id} changed under this server; reloading "
                 f"({type(exc.orig).__name__})"
             ) from None
+        return outcome
+
+
+def _entries(session: Session, event_id: str, after: int) -> list[LogEntry]:
+    rows = session.execute(
+        select(QuizLogRow.seq, QuizLogRow.payload, QuizLogRow.submission_id)
+        .where(QuizLogRow.event_id == event_id, QuizLogRow.seq > after)
+        .order_by(QuizLogRow.seq)
+    ).all()
+    return [LogEntry(seq, dict(payload), sid) for seq, payload, sid in rows]
 
 
 def _row(event_id: str, entry: LogEntry, now: datetime) -> QuizLogRow:

@@ -1,0 +1,128 @@
+"""Two app instances on one PostgreSQL database serve every game and event alike: what
+one commits, the other's clients see and build on."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from koth.server.app import create_app
+from tests.server.conftest import (
+    create_game,
+    make_settings,
+    postgres_schema,
+)
+from tests.server.quiz.helpers import QuizApi, bearer
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    with postgres_schema("koth_two") as url:
+        yield url
+
+
+@pytest.fixture
+def pair(postgres_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    with (
+        TestClient(create_app(make_settings(postgres_url))) as a,
+        TestClient(create_app(make_settings(postgres_url))) as b,
+    ):
+        yield a, b
+
+
+def eventually(check: Callable[[], Any], within: float = 10.0) -> Any:
+    deadline = time.monotonic() + within
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.02)
+
+
+def test_a_spectator_on_one_process_sees_a_move_made_on_the_other(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    a, b = pair
+    game = create_game(a)
+    with a.websocket_connect(f"/api/games/{game.id}/ws") as spectator:
+        spectator.send_json({"type": "hello", "token": None})
+        first = spectator.receive_json()
+        start = b.get(f"/api/games/{game.id}", headers=game.auth(0)).json()
+        moved = b.post(
+            f"/api/games/{game.id}/actions",
+            json={"action": "stake 1", "version": start["version"]},
+            headers=game.auth(0),
+        )
+        assert moved.status_code == 200
+        frame = spectator.receive_json()
+        while frame["version"] <= first["version"]:
+            frame = spectator.receive_json()
+        assert frame["version"] == moved.json()["version"]
+    assert a.get(f"/api/games/{game.id}").json()["version"] == moved.json()["version"]
+
+
+def test_the_current_version_is_accepted_on_either_process(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    a, b = pair
+    game = create_game(a)
+    version = a.get(f"/api/games/{game.id}", headers=game.auth(0)).json()["version"]
+    moved = b.post(
+        f"/api/games/{game.id}/actions",
+        json={"action": "stake 2", "version": version},
+        headers=game.auth(0),
+    ).json()["version"]
+    # A last saw the game before B's move; the seat acts at the database's version
+    reply = a.post(
+        f"/api/games/{game.id}/actions",
+        json={"action": "stay", "version": moved},
+        headers=game.auth(1),
+    )
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["version"] >= moved
+
+
+def test_a_quiz_spread_over_two_processes_plays_to_the_end(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    a, b = pair
+    host, teams = QuizApi(a), QuizApi(b)
+    host.create(questions=2, prize_places=1)
+    teams.event_id, teams.join_code, teams.host_token = (
+        host.event_id,
+        host.join_code,
+        host.host_token,
+    )
+    for name in ("A", "B", "C", "D"):  # joins alternate between the processes
+        (host if name in "AC" else teams).join(name)
+    assert eventually(lambda: len(host.judge_view()["teams"]) == 4)
+    host.cmd("start")
+    for question in (1, 2):
+        host.cmd("open_question")
+        host.cmd("lock")
+        host.cmd("open_answering", seconds=60)
+        for name in ("A", "B", "C", "D"):
+            client = a if name in "AC" else b
+            token = (host if name in "AC" else teams).tokens[name]
+            body = {
+                "question": question,
+                "text": f"t{name}",
+                "submission_id": f"answer-{question}-{name}",
+            }
+            answered = client.post(
+                f"/api/quiz/events/{host.event_id}/answer", json=body, headers=bearer(token)
+            )
+            assert answered.status_code == 200, answered.text
+        assert host.judge_view()["open"]["answered"] == 4
+        host.cmd("judge", teams=["A", "B", "C", "D"], correct=True)
+        host.cmd("resolve")
+    final = eventually(
+        lambda: teams.projector()["phase"]["stage"] in ("finished", "lightning", "part_over")
+    )
+    assert final
+    seq = host.judge_view()["seq"]
+    assert eventually(lambda: teams.projector()["seq"] == seq)
