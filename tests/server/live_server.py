@@ -34,8 +34,10 @@ class LiveServer:
         port: int | None = None,
         computer_delay: float = 0.0,
         extra_games: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.database = database
+        self.env = env or {}
         self.extra_games = list(extra_games)
         self.port = port or free_port()
         self.computer_delay = computer_delay
@@ -53,6 +55,7 @@ class LiveServer:
             "KOTH_EXTRA_GAMES": json.dumps(self.extra_games),
             "KOTH_COMPUTER_DELAY": str(self.computer_delay),
             **{f"KOTH_{k.upper()}": str(v) for k, v in GENEROUS_LIMITS.items()},
+            **self.env,
         }
         command = [
             sys.executable,

@@ -7,15 +7,19 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from koth.server.app import create_app
+from koth.server.database import make_engine
+from koth.server.games.store import Repository
 from tests.server.conftest import (
     create_game,
     make_settings,
     postgres_schema,
 )
+from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi, bearer
 
 
@@ -126,3 +130,56 @@ def test_a_quiz_spread_over_two_processes_plays_to_the_end(
     assert final
     seq = host.judge_view()["seq"]
     assert eventually(lambda: teams.projector()["seq"] == seq)
+
+
+def test_one_process_at_a_time_holds_a_games_computer_moves(postgres_url: str) -> None:
+    engine = make_engine(postgres_url)
+    try:
+        first, second = Repository(engine), Repository(engine)
+        claim = first.claim_turn("g1")
+        assert claim is not None
+        assert second.claim_turn("g1") is None
+        other = second.claim_turn("g2")  # another game is free
+        assert other is not None
+        claim.release()
+        again = second.claim_turn("g1")
+        assert again is not None
+        again.release()
+        other.release()
+    finally:
+        engine.dispose()
+
+
+def test_a_computer_move_claimed_by_a_killed_process_is_made_by_another(
+    postgres_url: str,
+) -> None:
+    """Process A claims a computer seat's move and thinks long; it is killed; process B,
+    where the game is watched, takes the move over within 10 s."""
+    slow = LiveServer(
+        postgres_url,
+        extra_games=("tests.core.toy_game",),
+        env={"KOTH_MAX_AGENT_SECONDS": "60", "KOTH_MAX_AGENT_ITERATIONS": str(10**9)},
+    ).start()
+    quick = LiveServer(
+        postgres_url,
+        extra_games=("tests.core.toy_game",),
+        env={"KOTH_MAX_AGENT_SECONDS": "1", "KOTH_TAKEOVER_SECONDS": "1"},
+    )
+    try:
+        seats = [{"kind": "computer", "agent": "mcts", "budget": 10**9}, {"kind": "human"}]
+        game = httpx.post(f"{slow.url}/api/games", json={"game": "toy_duel", "seats": seats})
+        game_id = game.json()["id"]
+        version = httpx.get(f"{slow.url}/api/games/{game_id}").json()["version"]
+        time.sleep(2.0)  # A has claimed the move and is thinking
+        quick.start()
+        assert httpx.get(f"{quick.url}/api/games/{game_id}").json()["version"] == version
+        slow.kill()
+        killed = time.monotonic()
+        moved = eventually(
+            lambda: httpx.get(f"{quick.url}/api/games/{game_id}").json()["version"] > version,
+            within=20.0,
+        )
+        assert moved and time.monotonic() - killed < 10.0
+    finally:
+        slow.stop()
+        quick.stop()

@@ -91,10 +91,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await broker.start(functools.partial(_on_notice, games, quiz))
         await worker.resume_all()
         sweeper = asyncio.create_task(_sweep(games, quiz, settings.idle_seconds))
+        watcher = asyncio.create_task(worker.watch(settings.takeover_seconds))
         try:
             yield
         finally:
             sweeper.cancel()
+            watcher.cancel()
             await broker.close()
             await quiz.close()
             await worker.stop()

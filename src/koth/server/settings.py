@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         description="WebSockets one client address may hold at once (a venue's phones often "
         "share one address)",
     )
+    takeover_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="how often a process looks for computer moves that a dead process had "
+        "claimed (so another process makes them)",
+    )
     broker: str | None = Field(
         default=None,
         description="how processes tell each other of changes: default PostgreSQL's own "

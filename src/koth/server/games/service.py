@@ -49,7 +49,7 @@ from koth.server.games.schemas import (
     StateMessage,
     TableInfo,
 )
-from koth.server.games.store import Repository, StoredSeat
+from koth.server.games.store import Repository, StoredSeat, TurnClaim
 from koth.server.listeners import Sink
 from koth.server.memory import LiveCache
 
@@ -194,6 +194,7 @@ class GameService:
             loaded = await self._load(game_id)
             self._keep(game_id, loaded)
             future.set_result(loaded)
+            self._changed(game_id)  # it may owe computer moves that nobody is making
             return loaded
         except Exception as exc:
             future.set_exception(exc)
@@ -280,6 +281,18 @@ class GameService:
     async def list_games(self, statuses: Sequence[GameStatus], base_url: str) -> list[GameSummary]:
         games = await self._db(self.repository.list_games, statuses)
         return [summary(game, base_url) for game in games]
+
+    async def claim_turn(self, game_id: str) -> TurnClaim | None:
+        """The right to compute ``game_id``'s computer moves, or None (another process
+        has it)."""
+        return await self._db(self.repository.claim_turn, game_id)
+
+    async def release_turn(self, claim: TurnClaim) -> None:
+        await self._db(claim.release)
+
+    def held_game_ids(self) -> list[str]:
+        """The games held in memory now."""
+        return [live.stored.id for live in self._live.values()]
 
     async def running_game_ids(self) -> list[str]:
         return await self._db(self.repository.game_ids, [GameStatus.OPEN, GameStatus.RUNNING])

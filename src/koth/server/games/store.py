@@ -32,7 +32,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import CursorResult, Result
+from sqlalchemy.engine import Connection, CursorResult, Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
@@ -306,6 +306,26 @@ class Repository:
             ) from None
         return new_version
 
+    # ------------------------------------------------------------ turn claims
+    def claim_turn(self, game_id: str) -> TurnClaim | None:
+        """Claim the right to compute ``game_id``'s computer moves now, or None when
+        another process holds it. On PostgreSQL it is a session advisory lock on a
+        connection of its own: if the process dies, the database lets go of it. On
+        SQLite (one process) every claim succeeds."""
+        if self.engine.dialect.name != "postgresql":
+            return TurnClaim(None, "")
+        key = f"koth-turn:{game_id}"
+        connection = self.engine.connect()
+        try:
+            got = connection.execute(select(func.pg_try_advisory_lock(func.hashtext(key))))
+            if got.scalar():
+                return TurnClaim(connection, key)
+        except Exception:
+            connection.close()
+            raise
+        connection.close()
+        return None
+
     # --------------------------------------------------------------- pending
     def pending(self, game_id: str, version: int) -> dict[int, str]:
         """Secret submissions at the simultaneous node of ``version`` (server use only)."""
@@ -348,6 +368,23 @@ class Repository:
             f"stale: the action was made at version {expected} but game {game_id} is at "
             f"version {current}; reload and try again"
         )
+
+
+class TurnClaim:
+    """A held claim on a game's computer moves; ``release`` lets go of it."""
+
+    def __init__(self, connection: Connection | None, key: str) -> None:
+        self.connection = connection
+        self.key = key
+
+    def release(self) -> None:
+        if self.connection is None:
+            return
+        try:
+            self.connection.execute(select(func.pg_advisory_unlock(func.hashtext(self.key))))
+        finally:
+            self.connection.close()
+            self.connection = None
 
 
 def _rows(result: Result[Any]) -> int:

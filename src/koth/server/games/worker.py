@@ -120,18 +120,32 @@ class ComputerWorker:
                     if live.state.is_terminal():
                         self.forget_policies(game_id)
                     return
-                if self.delay_s:
-                    await asyncio.sleep(self.delay_s)
-                for seat in due:
-                    if not await self._play(game_id, seat):
-                        break
+                claim = await self.service.claim_turn(game_id)
+                if claim is None:
+                    return  # another process moves (if it dies, `watch` takes over)
+                try:
+                    if self.delay_s:
+                        await asyncio.sleep(self.delay_s)
+                    for seat in due:
+                        if not await self._play(game_id, seat):
+                            break
+                finally:
+                    await self.service.release_turn(claim)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("computer seat driver of game %s failed", game_id)
 
+    async def watch(self, every: float) -> None:
+        """Look at every game held in memory now and then: a claim another process held
+        when it died is free again, and its moves are owed."""
+        while not self._stopping:
+            await asyncio.sleep(every)
+            for game_id in self.service.held_game_ids():
+                self.kick(game_id)
+
     async def _play(self, game_id: str, seat: int) -> bool:
-        """One decision of ``seat``; False when the game moved on meanwhile."""
+        """One decision of ``seat`` (its game claimed); False when the game moved on."""
         live = await self.service.live(game_id)
         if seat not in self._due(live):
             return False
