@@ -171,12 +171,16 @@ def test_two_long_thinkers_do_not_delay_a_third_games_computer_move(tmp_path: Pa
             assert (
                 client.post("/api/games", json={"game": "board", "seats": seats}).status_code == 201
             )
-        time.sleep(0.5)  # both are thinking now
+        time.sleep(4.0)  # the worker processes have started: both games are thinking
         quick = [{"kind": "computer", "agent": "random"}, {"kind": "human"}]
         started = time.monotonic()
         game = client.post("/api/games", json={"game": "toy_duel", "seats": quick}).json()
-        first_version = client.get(f"/api/games/{game['id']}").json()["version"]
-        while client.get(f"/api/games/{game['id']}").json()["version"] == first_version:
+
+        def computer_to_move() -> bool:  # until seat 0 (the computer) has moved
+            state = client.get(f"/api/games/{game['id']}").json()
+            return bool(state["to_move"]["players"] == [0])
+
+        while computer_to_move():
             assert time.monotonic() - started < 1.0, "the quick seat waited for the thinkers"
             time.sleep(0.02)
         print(f"the quick seat moved {time.monotonic() - started:.2f} s after creation")

@@ -23,15 +23,16 @@ from starlette.routing import Match
 
 from koth import __version__
 from koth.core.errors import KothError
+from koth.server import operations
 from koth.server.broker import make_broker
-from koth.server.database import make_engine, migrate
+from koth.server.database import SqliteOwner, make_engine, migrate
 from koth.server.errors import ApiError, ErrorCode, api_error_from
 from koth.server.games import pages as game_pages
 from koth.server.games import routes as game_routes
 from koth.server.games.service import GameService
 from koth.server.games.store import Repository
 from koth.server.games.worker import ComputerWorker
-from koth.server.middleware import BodyLimit, SecurityHeaders
+from koth.server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from koth.server.quiz import pages as quiz_pages
 from koth.server.quiz import routes as quiz_routes
 from koth.server.quiz.service import QuizService
@@ -61,8 +62,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owner = SqliteOwner.of(settings.database_url())  # one process per SQLite file
         engine = make_engine(settings.database_url())
         await asyncio.to_thread(migrate, engine)
+        app.state.engine = engine
         games = GameService(
             Repository(engine),
             max_listeners=settings.sockets_per_game,
@@ -101,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await quiz.close()
             await worker.stop()
             engine.dispose()
+            if owner is not None:
+                owner.release()
 
     app = FastAPI(
         title="koth",
@@ -114,11 +119,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sockets = SocketBudget(settings.sockets_per_client)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(AccessLog)
     _install_error_handlers(app)
     app.include_router(game_routes.router)
     app.include_router(game_pages.router)
     app.include_router(quiz_routes.router)
     app.include_router(quiz_pages.router)
+    app.include_router(operations.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app

@@ -3,6 +3,7 @@ synchronous=FULL) or PostgreSQL."""
 
 from __future__ import annotations
 
+import fcntl
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,74 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def check_database_url(url: str) -> str:
+    """The backend of ``url`` ("sqlite" or "postgresql"); ValueError names what is wrong."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        raise ValueError(
+            f"{url!r} is not a database URL (sqlite:///path or postgresql+psycopg://...)"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise ValueError(f"{url!r}: koth runs on sqlite or postgresql, not {backend!r}")
+    return backend
+
+
+def _sqlite_path(url: str) -> Path | None:
+    database = make_url(url).database
+    if not database or database == ":memory:":
+        return None
+    return Path(database).expanduser().resolve()
+
+
+def sqlite_in_use(url: str) -> str | None:
+    """The SQLite file of ``url`` if another process serves it now, else None."""
+    path = _sqlite_path(url)
+    if path is None or not path.parent.exists():
+        return None
+    try:
+        SqliteOwner(path).release()
+    except SqliteBusyError:
+        return str(path)
+    return None
+
+
+class SqliteBusyError(RuntimeError):
+    """Another process serves this SQLite file."""
+
+
+class SqliteOwner:
+    """An exclusive claim on a SQLite file by one serving process (a lock file beside
+    it): a second process on the same file would not hear of the first one's changes,
+    so it is refused. The operating system lets go of it when the process dies."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.with_name(path.name + ".koth-lock")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = self.path.open("a")
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.close()
+            raise SqliteBusyError(
+                f"another koth serve serves {path}: SQLite serves one process only; for "
+                "several use PostgreSQL (postgresql+psycopg://user@host/db)"
+            ) from None
+
+    @classmethod
+    def of(cls, url: str) -> SqliteOwner | None:
+        """The claim on ``url``'s file (None for PostgreSQL or an in-memory SQLite)."""
+        if make_url(url).get_backend_name() != "sqlite":
+            return None
+        path = _sqlite_path(url)
+        return None if path is None else cls(path)
+
+    def release(self) -> None:
+        fcntl.flock(self._file, fcntl.LOCK_UN)
+        self._file.close()
 
 
 def make_engine(url: str) -> Engine:

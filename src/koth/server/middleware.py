@@ -7,12 +7,17 @@ thousand answers of a quiz question.
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Iterable
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from koth.server.errors import ErrorCode
+from koth.server.metrics import LATENCY, REQUESTS
+
+access_log = logging.getLogger("koth.access")
 
 #: the pages' policy: scripts and styles from this site only (no inline script), images
 #: from this site or data: URLs, WebSockets to this site, never in a frame
@@ -95,6 +100,51 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class AccessLog:
+    """One JSON line per request on the ``koth.access`` logger, and the request metrics.
+
+    It names the route's template (``/api/games/{game_id}``), never the query string or
+    a header: tokens travel in headers and fragments, so no secret reaches the log.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def seen(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, seen)
+        finally:
+            seconds = time.perf_counter() - started
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            method = str(scope.get("method", ""))
+            REQUESTS.labels(method, route, str(status)).inc()
+            LATENCY.labels(method, route).observe(seconds)
+            client = scope.get("client")
+            access_log.info(
+                json.dumps(
+                    {
+                        "method": method,
+                        "route": route,
+                        "status": status,
+                        "ms": round(seconds * 1000, 1),
+                        "client": client[0] if client else None,
+                    }
+                )
+            )
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from koth.core.errors import KothError
 from koth.server.errors import ErrorCode, TooManyConnectionsError, api_error_from
+from koth.server.metrics import SOCKETS
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +45,17 @@ class SocketBudget:
         self._open: Counter[str] = Counter()
 
     @asynccontextmanager
-    async def admit(self, client: str) -> AsyncIterator[None]:
+    async def admit(self, client: str, feature: str) -> AsyncIterator[None]:
         if self._open[client] >= self.per_client:
             raise TooManyConnectionsError(
                 f"this address already holds {self.per_client} live connections"
             )
         self._open[client] += 1
+        SOCKETS.labels(feature).inc()
         try:
             yield
         finally:
+            SOCKETS.labels(feature).dec()
             self._open[client] -= 1
             if not self._open[client]:
                 del self._open[client]

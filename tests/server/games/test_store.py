@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 
 from koth.server.app import create_app
-from koth.server.database import make_engine, migrate
+from koth.server.database import SqliteBusyError, make_engine, migrate, sqlite_in_use
 from koth.server.errors import StaleVersionError
 from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.store import Repository, StoredSeat
@@ -70,10 +71,26 @@ def test_two_writers_racing_for_one_version_exactly_one_wins(database_url: str) 
     repository.engine.dispose()
 
 
+def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'koth.sqlite3'}"
+    with TestClient(create_app(make_settings(url))):
+        with (
+            pytest.raises(SqliteBusyError, match="PostgreSQL"),
+            TestClient(create_app(make_settings(url))),
+        ):
+            pass
+        assert sqlite_in_use(url) == str((tmp_path / "koth.sqlite3").resolve())
+    assert sqlite_in_use(url) is None
+    with TestClient(create_app(make_settings(url))):  # free again once the first stopped
+        pass
+
+
 def test_two_servers_on_one_database_cannot_both_accept(database_url: str) -> None:
     """Two app instances (as two server processes would) share the store; both act at
     version 2: whether the second has heard of the first's move yet or not, only one
     action is accepted."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite serves one process only (the test above)")
     first, second = create_app(make_settings(database_url)), create_app(make_settings(database_url))
     with TestClient(first) as a, TestClient(second) as b:
         game = create_game(a)

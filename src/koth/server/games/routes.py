@@ -180,7 +180,7 @@ async def game_socket(
     subscriber = None
     try:
         await limits.hit(Action.LOOKUP, client)
-        async with sockets.admit(client):
+        async with sockets.admit(client, "games"):
             hello = await receive_hello(websocket, GameHello)
             subscriber, first = await games.subscribe(game_id, websocket, hello.token)
             await websocket.send_text(first.model_dump_json())

@@ -52,6 +52,7 @@ from koth.server.games.schemas import (
 from koth.server.games.store import Repository, StoredSeat, TurnClaim
 from koth.server.listeners import Sink
 from koth.server.memory import LiveCache
+from koth.server.metrics import MOVES
 
 #: what a game id may look like (ids are made by secrets.token_urlsafe): anything else
 #: is unknown at once, without a database round trip
@@ -412,6 +413,7 @@ class GameService:
     ) -> None:
         seed = live.stored.chance_seed
         moves = moves + resolve_chance(after, seed, live.version + len(moves))
+        committed = len(moves)
         status = GameStatus.FINISHED if after.is_terminal() else None
         version = await self._db(
             self.repository.append_moves,
@@ -421,6 +423,7 @@ class GameService:
             status=status,
             pending=pending,
         )
+        MOVES.inc(committed)
         # committed: only now does the cache (and so every client) see the move
         live.state = after
         live.version = version

@@ -15,10 +15,12 @@ at most the thinks queued before it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import importlib
 import logging
 import multiprocessing
+import os
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -31,6 +33,7 @@ from koth.server.games.agents import SEARCH_AGENTS, Policy, make_policy
 from koth.server.games.live import LiveGame
 from koth.server.games.schemas import SeatKind
 from koth.server.games.service import GameService
+from koth.server.metrics import COMPUTER_QUEUE
 
 log = logging.getLogger(__name__)
 
@@ -152,9 +155,30 @@ class ComputerWorker:
         version = live.version
         snapshot = live.state.clone()
         rng = random.Random(derive_seed(live.stored.chance_seed, "agent", seat, version))
-        loop = asyncio.get_running_loop()
         info = live.stored.seats[seat]
         agent = info.agent or "random"
+        COMPUTER_QUEUE.inc()
+        try:
+            action = await self._decide(live, seat, agent, snapshot, rng)
+        finally:
+            COMPUTER_QUEUE.dec()
+        try:
+            await self.service.submit(game_id, seat, snapshot.game.action_to_str(action), version)
+        except KothError as exc:  # stale, or the node changed: decide again on the new state
+            log.info("computer seat %s of %s re-plans: %s", seat, game_id, exc)
+            return False
+        return True
+
+    async def _decide(
+        self,
+        live: LiveGame,
+        seat: int,
+        agent: str,
+        snapshot: GameState[Any, Any],
+        rng: random.Random,
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        info = live.stored.seats[seat]
         if agent in SEARCH_AGENTS:
             seed = derive_seed(live.stored.chance_seed, "policy", seat)
             call = (agent, info.budget, self.max_seconds, seed, snapshot, seat, rng)
@@ -164,12 +188,7 @@ class ComputerWorker:
             action = await loop.run_in_executor(
                 self._executor, _decide, policy, snapshot, seat, rng
             )
-        try:
-            await self.service.submit(game_id, seat, snapshot.game.action_to_str(action), version)
-        except KothError as exc:  # stale, or the node changed: decide again on the new state
-            log.info("computer seat %s of %s re-plans: %s", seat, game_id, exc)
-            return False
-        return True
+        return action
 
     def _search_pool(self) -> Executor:
         if self._processes is None:
@@ -209,7 +228,14 @@ def _decide(policy: Policy, state: GameState[Any, Any], seat: int, rng: random.R
 _WORKER_POLICIES: dict[tuple[str, int | None, float, int, str, int], Policy] = {}
 
 
+#: how much lower a search process runs than the server (Unix nice): answering people
+#: comes before thinking for the computer
+SEARCH_NICENESS = 10
+
+
 def _start_worker(extra_games: tuple[str, ...]) -> None:
+    with contextlib.suppress(OSError):
+        os.nice(SEARCH_NICENESS)
     for module in extra_games:
         importlib.import_module(module)
 

@@ -27,6 +27,7 @@ from typing import Any
 from koth.core.errors import KothError
 from koth.server.errors import StorageUnavailableError
 from koth.server.listeners import Listener, Listeners, Sink
+from koth.server.metrics import QUIZ_OPS
 from koth.server.quiz import ops, views
 from koth.server.quiz.model import EventModel
 from koth.server.quiz.schemas import JudgeMessage, ProjectorMessage, TeamMessage
@@ -115,6 +116,8 @@ class LiveEvent:
                             future.set_exception(error)
                     continue
             caught_up = outcomes.caught_up
+            for entry in outcomes.entries:
+                QUIZ_OPS.labels(str(entry.payload.get("kind", ""))).inc()
             for (op, future), outcome in zip(batch, outcomes.results, strict=True):
                 if isinstance(outcome, BaseException):
                     if not future.done():

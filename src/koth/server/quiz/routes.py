@@ -387,7 +387,7 @@ async def quiz_socket(
     subscription = None
     try:
         await limits.hit(Action.LOOKUP, client)
-        async with sockets.admit(client):
+        async with sockets.admit(client, "quiz"):
             hello = await receive_hello(websocket, QuizHello)
             live, listener, first = await quiz.subscribe(
                 event_id, hello.role, hello.token, websocket
