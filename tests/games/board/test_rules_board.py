@@ -313,6 +313,20 @@ def test_b9_runner_range_option() -> None:
     assert reached[2] == moves_of(G2, default, "runner", "3.4")  # 3 is the default
 
 
+@pytest.mark.parametrize(("first", "second"), [("4.0", "4.1"), ("4.1", "4.2"), ("3.4", "3.5")])
+def test_b9_runner_range_4_searches_from_each_runner_own_tile(first: str, second: str) -> None:
+    """Two runners on neighbouring tiles, the one on the even index searched first: each
+    gets the moves of its own tile (the searches are remembered by their arguments, and
+    a range of 4 once shared one memo entry between an even tile and the next)."""
+    game = BoardGame(runner_range=4)
+    state = make_state(game, units={(0, first): "R1", (0, second): "R1"}, dice={0: (3,)})
+    for src, other in ((first, second), (second, first)):
+        reach = moves_of(game, state, "runner", src)
+        assert src not in reach and other in reach
+        alone = make_state(game, units={(0, src): "R1"}, dice={0: (3,)})
+        assert reach == moves_of(game, alone, "runner", src)
+
+
 def test_b9_1_longer_moves_pass_only_tiles_free_of_enemies() -> None:
     game = BoardGame(fighter_range=2)
     state = make_state(game, units={(0, "1.1"): "F1", (1, "1.2"): "R1"}, dice={0: (3,)})

@@ -175,8 +175,10 @@ _REACH_LIMIT: Final = 100_000
 
 
 def reach_key(reach: int, src: int, stop: int) -> int:
-    """The ``_REACH`` key of a search (reach < 4, src < 64)."""
-    return (stop << 6 | src) << 2 | reach
+    """The ``_REACH`` key of a search (reach < 8, src < 64). Runner ranges go up to 4
+    (B9), so the reach takes three bits: with two, a reach of 4 ran into the source's
+    lowest bit and a runner on an even tile was given the moves of the next tile's."""
+    return (stop << 6 | src) << 3 | reach
 
 
 def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
@@ -486,7 +488,7 @@ class LegalActions:
                             frontier = new & ~stop
                     else:
                         near = stop & balls[src]
-                        found = _REACH.get((near << 6 | src) << 2 | reach)  # reach_key
+                        found = _REACH.get((near << 6 | src) << 3 | reach)  # reach_key
                         if found is None:
                             found = _search(reach, src, near)
                         seen, passed = found
