@@ -17,6 +17,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from koth.core.errors import InvalidActionError
+from koth.core.facts import GameFacts
 from koth.core.outcome import Outcome
 from koth.core.params import GameParams
 from koth.core.players import PlayerId, ToMove
@@ -152,6 +153,12 @@ class Game(ABC, Generic[S, A, P]):
     @abstractmethod
     def state_from_json(self, data: JSON) -> S:
         """The inverse of ``state_to_json``; raises ValueError on malformed data."""
+
+    # ----------------------------------------------------------------- facts
+    def facts(self) -> GameFacts | None:
+        """Length bounds and the range of returns of this instance, derived from the
+        rules (``koth.core.facts``); None when the game does not state them."""
+        return None
 
     # -------------------------------------------------------------- checking
     def invariant_violations(self, state: S) -> list[str]:

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from koth.core.players import PlayerId
 from koth.games.board.board import CENTER, RING_SIZE, TERRAIN_LETTERS, die_category, tile_loc
+from koth.games.board.observe import unit_code
 from koth.games.board.state import BoardState, Phase
 
 if TYPE_CHECKING:
@@ -22,8 +23,6 @@ DIE_MARKS = ("r", "m", "t")
 
 
 def _units_text(state: BoardState, loc: int, n: int) -> Text:
-    from koth.games.board.game import unit_code
-
     text = Text()
     for q in range(n):
         code = unit_code(state, q, loc)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from koth.core.errors import InvalidActionError
+from koth.core.facts import GameFacts
 from koth.core.game import Game
 from koth.core.outcome import Outcome
 from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
@@ -23,6 +24,7 @@ from koth.games.cards.actions import (
     Run,
     Single,
 )
+from koth.games.cards.facts import CARDS_FACTS
 from koth.games.cards.model import (
     ALL_NORMAL,
     APEX,
@@ -211,6 +213,9 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
             raise ValueError(f"malformed card game state: {exc}") from None
 
     # -------------------------------------------------------------- checking
+    def facts(self) -> GameFacts:
+        return CARDS_FACTS
+
     def invariant_violations(self, state: CardsState) -> list[str]:
         problems: list[str] = []
         seen = 0

@@ -375,7 +375,8 @@ class GameService:
             raise NotFinishedError(
                 "the record holds every hidden card: it can be downloaded once the game is over"
             )
-        return live.state.record(
+        return GameRecord.from_state(
+            live.state,
             id=game_id,
             created=live.stored.created.isoformat(),
             seats=[{"seat": s.seat, "kind": s.kind, "agent": s.agent} for s in live.stored.seats],
