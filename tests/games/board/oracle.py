@@ -27,7 +27,9 @@ from koth.games.board.actions import (
     Swap,
     TurnRing,
 )
-from koth.games.board.board import (
+from koth.games.board.params import BoardParams
+from koth.games.board.state import BoardState, Phase
+from koth.games.board.tables import (
     BLOCKER,
     CENTER,
     DIFFICULT,
@@ -43,8 +45,6 @@ from koth.games.board.board import (
     STRIDE,
     UNITS_PER_PLAYER,
 )
-from koth.games.board.params import BoardParams
-from koth.games.board.state import BoardState, Phase
 
 #: B9: the terrain each unit type may enter
 ALLOWED = {

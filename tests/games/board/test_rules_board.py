@@ -7,7 +7,7 @@ import pytest
 from koth.core.errors import IllegalActionError
 from koth.core.state import GameState
 from koth.games.board import BoardGame, Phase
-from koth.games.board.board import ARRANGEMENTS, CENTER, NEIGHBOURS, RING_TERRAIN
+from koth.games.board.tables import ARRANGEMENTS, CENTER, NEIGHBOURS, RING_TERRAIN
 from tests.games.board.helpers import code_at, legal, loc, make_state, play
 
 G2 = BoardGame()
@@ -37,7 +37,7 @@ def test_b1_orthogonal_neighbours_only() -> None:
     ],
 )
 def test_b1_neighbour_table(tile: str, expected: set[str]) -> None:
-    from koth.games.board.board import LOC_NAMES
+    from koth.games.board.tables import LOC_NAMES
 
     assert {LOC_NAMES[x] for x in NEIGHBOURS[loc(tile)]} == expected
 

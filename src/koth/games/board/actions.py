@@ -15,7 +15,7 @@ from itertools import combinations_with_replacement, permutations
 from typing import Final
 
 from koth.core.errors import InvalidActionError
-from koth.games.board.board import (
+from koth.games.board.tables import (
     ARRANGEMENT_INDEX,
     ARRANGEMENTS,
     CENTER,

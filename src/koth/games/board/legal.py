@@ -26,7 +26,9 @@ from koth.games.board.actions import (
     Swap,
     TurnRing,
 )
-from koth.games.board.board import (
+from koth.games.board.params import BoardParams
+from koth.games.board.state import BoardState, Phase
+from koth.games.board.tables import (
     CENTER,
     DIFFICULT,
     EDGES,
@@ -43,8 +45,6 @@ from koth.games.board.board import (
     STRIDE,
     TOTAL_UNITS,
 )
-from koth.games.board.params import BoardParams
-from koth.games.board.state import BoardState, Phase
 
 ROLL_OUTCOMES: Final[tuple[tuple[Action, float], ...]] = tuple(
     (Roll(f), 1 / 6) for f in range(1, 7)

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from koth.core.game import JSON
 from koth.core.outcome import Outcome
 from koth.core.players import PlayerId
-from koth.games.board.board import (
+from koth.games.board.state import BoardState, Phase, evolve
+from koth.games.board.tables import (
     LOC_NAMES,
     NUM_LOCS,
     RING_SIZE,
@@ -17,7 +18,6 @@ from koth.games.board.board import (
     UNIT_LETTERS,
     UNIT_NAMES,
 )
-from koth.games.board.state import BoardState, Phase, evolve
 
 if TYPE_CHECKING:
     from koth.games.board.rules import Rules

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from koth.core.game import JSON
 from koth.games.board.actions import Ally, parse_action
-from koth.games.board.board import NUM_TILES, STRIDE
 from koth.games.board.state import BoardState, BoardTermination, Phase
+from koth.games.board.tables import NUM_TILES, STRIDE
 
 
 def state_to_json(state: BoardState) -> JSON:

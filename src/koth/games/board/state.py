@@ -8,7 +8,7 @@ from typing import Final
 
 from koth.core.fastdata import fast_constructors
 from koth.games.board.actions import Ally
-from koth.games.board.board import NUM_LOCS, STRIDE
+from koth.games.board.tables import NUM_LOCS, STRIDE
 
 
 class Phase(enum.IntEnum):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from koth.core.errors import InvalidActionError
-from koth.games.cards.model import (
+from koth.games.cards.tables import (
     CARD_VALUES,
     JOKER,
     MAX_RUN_RANK,

@@ -16,10 +16,10 @@ from koth.core.record import GameRecord
 from koth.core.state import GameState
 from koth.games.cards.actions import GRAMMAR, PLACES, CardsAction, Place, attack_value
 from koth.games.cards.game import CardsGame
-from koth.games.cards.model import bits, card_str
 from koth.games.cards.render import symbol, table_text
 from koth.games.cards.rules import action_card
 from koth.games.cards.state import Phase
+from koth.games.cards.tables import bits, card_str
 from koth.games.terminal import EndOfInput, Handover, Opponent, play_services, read_line
 
 
