@@ -3,16 +3,19 @@ and hashing by value, pickling, and the two ``evolve`` functions agree."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import pickle
 import random
 from dataclasses import FrozenInstanceError
+from pathlib import Path
 
 import pytest
 
 from koth.core.chance import random_game
 from koth.games.board import BoardGame
 from koth.games.board.actions import Action
+from koth.games.board.serialize import state_to_json
 from koth.games.board.state import (
     FIELD_NAMES,
     BoardState,
@@ -134,3 +137,58 @@ def test_the_game_pickles_in_both_builds() -> None:
     rebuilt = pickle.loads(pickle.dumps(game))
     assert rebuilt == game and rebuilt.rules is not game.rules
     assert random_game(rebuilt, 4, max_moves=300) == random_game(game, 4, max_moves=300)
+
+
+def _state_source() -> ast.Module:
+    import koth.games.board.state as module
+
+    source = Path(module.__file__ or "").with_suffix(".py")
+    return ast.parse(source.read_text(encoding="utf-8"))
+
+
+def _function(tree: ast.AST, name: str) -> ast.FunctionDef:
+    return next(
+        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == name
+    )
+
+
+def test_every_list_of_the_fields_is_field_names_in_order() -> None:
+    """The field list is written in several places for speed (``__init__``, ``fields``,
+    ``evolve``, the class annotations, the JSON): each one is read from the source and
+    compared with FIELD_NAMES, so a field added to one and missed in another fails
+    here rather than by luck."""
+    tree = _state_source()
+    board_state = next(
+        node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "BoardState"
+    )
+    annotated = [
+        node.target.id
+        for node in board_state.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    ]
+    init = _function(board_state, "__init__")
+    returned = _function(board_state, "fields").body[-1]
+    assert isinstance(returned, ast.Return) and isinstance(returned.value, ast.Tuple)
+    listed = [node.attr for node in returned.value.elts if isinstance(node, ast.Attribute)]
+    evolve_source = _function(tree, "evolve")
+    call = evolve_source.body[-1]
+    assert isinstance(call, ast.Return) and isinstance(call.value, ast.Call)
+    passed = [keyword.arg for keyword in call.value.keywords]
+    expected = list(FIELD_NAMES)
+    assert annotated == expected
+    assert [arg.arg for arg in init.args.args[1:]] == expected
+    assert listed == expected
+    assert [arg.arg for arg in evolve_source.args.kwonlyargs] == expected
+    assert passed == expected
+    json_keys = list(state_to_json(some_states()[1]))
+    assert json_keys == [name for name in expected if name != "occupied"]  # derived
+
+
+@pytest.mark.parametrize("name", FIELD_NAMES)
+def test_evolve_changes_each_field_alone(name: str) -> None:
+    state, donor = some_states()
+    for change in (evolve, evolve_compiled):
+        changed = change(state, **{name: getattr(donor, name)})
+        for other in FIELD_NAMES:
+            source = donor if other == name else state
+            assert getattr(changed, other) == getattr(source, other), (change, other)

@@ -98,22 +98,22 @@ def apply_deal(state: CardsState, card: int) -> CardsState:
     else:
         stacks = (*stacks[:stack], (*stacks[stack], card), *stacks[stack + 1 :])
     return new_state(
-        Phase.RESERVE if dealt == DEAL_LENGTH else Phase.DEAL,
-        hands,
-        state.reserves,
-        stacks,
-        state.gone,
-        state.discards,
-        state.undealt & ~(1 << card),
-        dealt,
-        0,
-        0,
-        -1,
-        (),
-        0,
-        0,
-        0,
-        (),
+        phase=Phase.RESERVE if dealt == DEAL_LENGTH else Phase.DEAL,
+        hands=hands,
+        reserves=state.reserves,
+        stacks=stacks,
+        gone=state.gone,
+        discards=state.discards,
+        undealt=state.undealt & ~(1 << card),
+        dealt=dealt,
+        reserve_round=0,
+        turn=0,
+        stack=-1,
+        rounds=(),
+        pending=0,
+        to_hand=0,
+        to_reserve=0,
+        log=(),
     )
 
 

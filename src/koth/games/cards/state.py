@@ -75,6 +75,7 @@ class CardsState:
     log: tuple[FightLog, ...] = ()
 
 
-#: ``new_state(*every field)`` and ``evolve(state, **changes)``, the hot paths' fast
-#: equivalents of ``CardsState(...)`` and ``dataclasses.replace``
+#: ``new_state(**every field)`` and ``evolve(state, **changes)``, the hot paths' fast
+#: equivalents of ``CardsState(...)`` and ``dataclasses.replace`` (call both with
+#: keywords: sixteen positional values cannot be read or checked)
 new_state, evolve = fast_constructors(CardsState)
