@@ -154,6 +154,11 @@ class Game(ABC, Generic[S, A, P]):
     def state_from_json(self, data: JSON) -> S:
         """The inverse of ``state_to_json``; raises ValueError on malformed data."""
 
+    def describe_position(self, state: S) -> str | None:
+        """The position in one line of the game's notation, for messages a player may
+        read (illegal actions): nothing secret. None: the game has no such text."""
+        return None
+
     # ----------------------------------------------------------------- facts
     def facts(self) -> GameFacts | None:
         """Length bounds and the range of returns of this instance, derived from the

@@ -440,9 +440,11 @@ class GameState(Generic[S, A]):
         reason, rule = self.game.explain_illegal(self._data, player, action)
         who = "chance" if player == CHANCE else f"player {player}"
         rule_text = f" (rule {rule})" if rule else ""
+        position = self.game.describe_position(self._data)
+        where = f"; position {position}" if position else ""
         raise IllegalActionError(
             f"illegal action '{self.game.action_to_str(action)}' by {who}: {reason}{rule_text}; "
-            f"at move {len(self._movers)}, {describe_to_move(self.to_move())}",
+            f"at move {len(self._movers)}, {describe_to_move(self.to_move())}{where}",
             rule=rule,
         )
 

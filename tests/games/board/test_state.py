@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from koth.core.chance import random_game
+from koth.core.errors import IllegalActionError
+from koth.core.state import GameState
 from koth.games.board import BoardGame
 from koth.games.board.actions import Action
 from koth.games.board.serialize import state_to_json
@@ -23,6 +25,7 @@ from koth.games.board.state import (
     evolve,
     evolve_compiled,
     occupancy_masks,
+    position_text,
 )
 from tests.games.board.helpers import loc, make_state, play
 
@@ -62,10 +65,27 @@ def test_pickling_and_copying_give_equal_states() -> None:
         assert copy.deepcopy(state) == state and copy.copy(state) == state
 
 
-def test_repr_names_every_field() -> None:
-    text = repr(some_states()[0])
-    assert text.startswith("BoardState(phase=")
-    assert all(f"{name}=" in text for name in FIELD_NAMES)
+def test_repr_is_the_position_text() -> None:
+    game = BoardGame(num_players=2)
+    state = make_state(
+        game, units={(0, "2.1"): "R1F2", (0, "A1"): "B1", (1, "C"): "R1"}, dice={0: (3, 5, 6)}
+    )
+    assert repr(state) == (
+        "BoardState('TURN round 4 turn 0 slots 0 | LLLNNDD/LLLNNDD/LLLNNDD/LLLNNDD | "
+        "P0 A1@1.0 2.1:R1F2 A1:B1 hand R1F3B1 dice 356 points 0 | "
+        "P1 A2@1.2 C:R1 hand R1F5B2 dice - points 0 | countdown 50')"
+    )
+
+
+def test_b16_2_an_illegal_action_names_the_position_but_no_excluded_type() -> None:
+    game = BoardGame(num_players=2, one_excluded=True)
+    state = make_state(game, units={(0, "2.1"): "F1"}, dice={0: (3,)}, excluded=(2, 0))
+    assert "excluded B" in position_text(state) and "excluded" not in position_text(state, False)
+    with pytest.raises(IllegalActionError) as refused:
+        GameState(game, state).apply_action("move fighter 2.1>2.3")
+    message = str(refused.value)
+    assert "position TURN round 4 turn 0" in message and "P0 A1@1.0 2.1:F1" in message
+    assert "excluded" not in message
 
 
 def test_both_evolve_functions_change_exactly_the_fields_named() -> None:

@@ -15,6 +15,7 @@ from itertools import combinations_with_replacement, permutations
 from typing import Final
 
 from koth.core.errors import InvalidActionError
+from koth.core.notation import Notation
 from koth.games.board.tables import (
     ARRANGEMENT_INDEX,
     ARRANGEMENTS,
@@ -48,16 +49,16 @@ DROPS: Final[tuple[tuple[int, ...], ...]] = (
 MAX_PLAYERS: Final = 4
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+@dataclass(frozen=True, slots=True, repr=False)
+class Roll(Notation):
     face: int
 
     def __str__(self) -> str:
         return f"roll {self.face}"
 
 
-@dataclass(frozen=True, slots=True)
-class TerrainDraw:
+@dataclass(frozen=True, slots=True, repr=False)
+class TerrainDraw(Notation):
     ring: int
     arrangement: tuple[int, ...]
 
@@ -65,32 +66,32 @@ class TerrainDraw:
         return f"terrain ring{self.ring} " + "".join(TERRAIN_LETTERS[t] for t in self.arrangement)
 
 
-@dataclass(frozen=True, slots=True)
-class AreaDraw:
+@dataclass(frozen=True, slots=True, repr=False)
+class AreaDraw(Notation):
     areas: tuple[int, ...]  # the area number of each seat
 
     def __str__(self) -> str:
         return "areas " + ",".join(map(str, self.areas))
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+@dataclass(frozen=True, slots=True, repr=False)
+class Place(Notation):
     index: int
 
     def __str__(self) -> str:
         return f"place 1.{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
-class Exclude:
+@dataclass(frozen=True, slots=True, repr=False)
+class Exclude(Notation):
     unit: int
 
     def __str__(self) -> str:
         return f"exclude {UNIT_NAMES[self.unit]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Recruit:
+@dataclass(frozen=True, slots=True, repr=False)
+class Recruit(Notation):
     unit: int
     by_move: bool = False
 
@@ -102,8 +103,8 @@ def _by(pay: int) -> str:
     return "" if pay == PAY_MOVE else f" by {PAY_NAMES[pay]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+@dataclass(frozen=True, slots=True, repr=False)
+class Move(Notation):
     unit: int
     src: int
     dst: int
@@ -115,8 +116,8 @@ class Move:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Attack:
+@dataclass(frozen=True, slots=True, repr=False)
+class Attack(Notation):
     """Two fighters assault an enemy blocker: ``lose`` dies, ``keep`` may move in."""
 
     target: int
@@ -132,8 +133,8 @@ class Attack:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Ally:
+@dataclass(frozen=True, slots=True, repr=False)
+class Ally(Notation):
     """The active player's fighter at ``own`` and ``helper``'s fighter at ``helper_from``
     attack the blocker on ``target`` together."""
 
@@ -150,16 +151,16 @@ class Ally:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+@dataclass(frozen=True, slots=True, repr=False)
+class Answer(Notation):
     accept: bool
 
     def __str__(self) -> str:
         return "accept" if self.accept else "decline"
 
 
-@dataclass(frozen=True, slots=True)
-class TurnRing:
+@dataclass(frozen=True, slots=True, repr=False)
+class TurnRing(Notation):
     ring: int
     right: bool
 
@@ -167,16 +168,16 @@ class TurnRing:
         return f"turn ring{self.ring} {'right' if self.right else 'left'}"
 
 
-@dataclass(frozen=True, slots=True)
-class MoveArea:
+@dataclass(frozen=True, slots=True, repr=False)
+class MoveArea(Notation):
     index: int
 
     def __str__(self) -> str:
         return f"area 1.{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
-class Swap:
+@dataclass(frozen=True, slots=True, repr=False)
+class Swap(Notation):
     a: int
     b: int
 
@@ -184,8 +185,8 @@ class Swap:
         return f"swap {LOC_NAMES[self.a]} {LOC_NAMES[self.b]}"
 
 
-@dataclass(frozen=True, slots=True)
-class End:
+@dataclass(frozen=True, slots=True, repr=False)
+class End(Notation):
     drop: tuple[int, ...] = ()  # dice categories given up when the choice matters
 
     def __str__(self) -> str:

@@ -20,7 +20,7 @@ from koth.games.board.invariants import violations
 from koth.games.board.params import BoardParams
 from koth.games.board.render import render_text
 from koth.games.board.rules import Rules
-from koth.games.board.state import BoardState
+from koth.games.board.state import BoardState, position_text
 
 #: the methods whose calls BoardGame hands straight to its rules
 _FORWARDED = ("to_move", "chance_outcomes", "legal_actions", "apply")
@@ -106,6 +106,10 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
     def action_from_id(self, action_id: int) -> Action:
         self._check_action_id(action_id)
         return act.action_from_id(action_id, self.num_players)
+
+    def describe_position(self, state: BoardState) -> str:
+        """The position text of ``state`` without the secret excluded types (B16.2)."""
+        return position_text(state, secrets=False)
 
     def explain_illegal(
         self, state: BoardState, player: PlayerId, action: Action

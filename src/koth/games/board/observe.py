@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING
 from koth.core.game import JSON
 from koth.core.outcome import Outcome
 from koth.core.players import PlayerId
-from koth.games.board.state import BoardState, Phase, evolve
+from koth.games.board.state import BoardState, BoardTermination, Phase, evolve, units_code
 from koth.games.board.tables import (
     LOC_NAMES,
     NUM_LOCS,
     RING_SIZE,
     STRIDE,
     TERRAIN_LETTERS,
-    UNIT_LETTERS,
     UNIT_NAMES,
 )
 
@@ -27,7 +26,9 @@ def outcome_of(state: BoardState) -> Outcome | None:
     """Who won and why, once the game is over (B15-B17)."""
     if state.termination is None:
         return None
-    return Outcome(state.termination, frozenset(state.winners))
+    # B16.3: teammates win together; B17: leaders at the round limit draw
+    drawn = state.termination is BoardTermination.ROUND_LIMIT_DRAW and len(state.winners) > 1
+    return Outcome(state.termination, frozenset(state.winners), draw=drawn)
 
 
 def excluded_visible(state: BoardState, viewer: PlayerId | None, player: int) -> bool:
@@ -112,9 +113,7 @@ _NO_UNITS = (0, 0, 0)
 def _code_of(counts: tuple[int, ...]) -> str:
     code = _CODES.get(counts)
     if code is None:
-        code = _CODES[counts] = "".join(
-            f"{UNIT_LETTERS[t]}{count}" for t, count in enumerate(counts) if count
-        )
+        code = _CODES[counts] = units_code(counts)
     return code
 
 

@@ -8,7 +8,14 @@ from typing import Final
 
 from koth.core.fastdata import fast_constructors
 from koth.games.board.actions import Ally
-from koth.games.board.tables import NUM_LOCS, STRIDE
+from koth.games.board.tables import (
+    LOC_NAMES,
+    NUM_LOCS,
+    RING_SIZE,
+    STRIDE,
+    TERRAIN_LETTERS,
+    UNIT_LETTERS,
+)
 
 
 class Phase(enum.IntEnum):
@@ -201,10 +208,7 @@ class BoardState:
         return hash(self.fields())
 
     def __repr__(self) -> str:
-        shown = ", ".join(
-            f"{name}={value!r}" for name, value in zip(FIELD_NAMES, self.fields(), strict=True)
-        )
-        return f"BoardState({shown})"
+        return f"BoardState({position_text(self)!r})"
 
     def __reduce__(self) -> tuple[type[BoardState], tuple[object, ...]]:
         # pickling (worker processes, Ray) rebuilds through __init__
@@ -212,6 +216,53 @@ class BoardState:
 
     def active(self) -> int:
         return self.order[self.turn % len(self.order)]
+
+
+def units_code(counts: tuple[int, ...]) -> str:
+    """``R1F2``: counts of (runners, fighters, blockers), as the test builders write them."""
+    return "".join(f"{UNIT_LETTERS[t]}{count}" for t, count in enumerate(counts) if count)
+
+
+def position_text(s: BoardState, secrets: bool = True) -> str:
+    """The whole position on one line, in the notation of the rules and the test
+    builders: phase, round, turn and slots used; the terrain of rings 1-4; then per
+    seat its area and where it touches, its units by location, hand, dice and points
+    (and, with ``secrets``, its excluded type: leave them out for a player's eyes);
+    then a pending offer, declined helpers, the countdown and the end, when there are.
+
+    ``TURN round 4 turn 0 slots 0 | LLLNNDD/LLLNNDD/LLLNNDD/LLLNNDD | P0 A1@1.0
+    2.1:R1F2 hand R1F3B2 dice 356 points 0 | P1 A2@1.2 C:R1 hand R1F5B2 dice - points 0``
+    """
+    rings = "/".join(
+        "".join(TERRAIN_LETTERS[t] if t >= 0 else "?" for t in s.terrain[r : r + RING_SIZE])
+        for r in range(0, len(s.terrain), RING_SIZE)
+    )
+    parts = [f"{s.phase.name} round {s.round} turn {s.turn} slots {s.slots}", rings]
+    for q, area in enumerate(s.area_of):
+        pos = s.area_pos[area - 1] if area else -1
+        where = f"A{area}@" + (f"1.{pos}" if pos >= 0 else "-") if area else "A?"
+        base = q * STRIDE
+        units = [
+            f"{LOC_NAMES[loc]}:{units_code(s.units[base + loc * 3 : base + loc * 3 + 3])}"
+            for loc in range(NUM_LOCS)
+            if any(s.units[base + loc * 3 : base + loc * 3 + 3])
+        ]
+        hand = units_code(s.hand[q * 3 : q * 3 + 3]) or "-"
+        dice = "".join(map(str, s.dice[q])) or "-"
+        seat = " ".join([f"P{q} {where}", *units, f"hand {hand} dice {dice} points {s.points[q]}"])
+        if secrets and s.excluded[q] >= 0:
+            seat += f" excluded {UNIT_LETTERS[s.excluded[q]]}"
+        parts.append(seat)
+    if s.offer is not None:
+        parts.append(f"offer {s.offer}")
+    if s.declined:
+        parts.append(
+            "declined " + ",".join(str(q) for q in range(len(s.area_of)) if s.declined >> q & 1)
+        )
+    parts.append(f"countdown {s.countdown}")
+    if s.termination is not None:
+        parts.append(f"over {s.termination.value} winners {','.join(map(str, s.winners)) or '-'}")
+    return " | ".join(parts)
 
 
 def evolve(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from koth.core.errors import InvalidActionError
+from koth.core.notation import Notation
 from koth.games.cards.tables import (
     CARD_VALUES,
     JOKER,
@@ -35,8 +36,8 @@ from koth.games.cards.tables import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+@dataclass(frozen=True, slots=True, repr=False)
+class Deal(Notation):
     """Chance: the next card of the deal."""
 
     card: int
@@ -48,8 +49,8 @@ class Deal:
         return self.card
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+@dataclass(frozen=True, slots=True, repr=False)
+class Place(Notation):
     """Put ``card`` (JOKER: one's own Joker) in the hand or in the reserve."""
 
     card: int
@@ -62,8 +63,8 @@ class Place:
         return 100 + self.card * 2 + self.to_reserve
 
 
-@dataclass(frozen=True, slots=True)
-class Choose:
+@dataclass(frozen=True, slots=True, repr=False)
+class Choose(Notation):
     """Choose the stack to fight for."""
 
     stack: int
@@ -75,8 +76,8 @@ class Choose:
         return 300 + self.stack
 
 
-@dataclass(frozen=True, slots=True)
-class Single:
+@dataclass(frozen=True, slots=True, repr=False)
+class Single(Notation):
     """Attack with one card."""
 
     card: int
@@ -88,8 +89,8 @@ class Single:
         return 400 + self.card
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+@dataclass(frozen=True, slots=True, repr=False)
+class Run(Notation):
     """Attack with a sequence: ranks ``low``..``high`` (indices into RANKS) of ``suit``."""
 
     suit: int
@@ -103,8 +104,8 @@ class Run:
         return 500 + self.suit * 100 + self.low * 10 + self.high
 
 
-@dataclass(frozen=True, slots=True)
-class JokerPlay:
+@dataclass(frozen=True, slots=True, repr=False)
+class JokerPlay(Notation):
     """Attack with one's Joker: decline the stack (value 0)."""
 
     def __str__(self) -> str:
