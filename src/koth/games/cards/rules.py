@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Final
 
 from koth.games.cards.actions import (
@@ -86,6 +87,14 @@ def available_stacks(gone: int) -> list[int]:
 
 
 # ------------------------------------------------------------------ deal (C2)
+#: the fields after ``dealt``, at their defaults while the deal lasts (C2): nothing is
+#: reserved, fought for, won or logged yet
+_STATE_FIELDS: Final = fields(CardsState)
+_AFTER_DEALT: Final = tuple(
+    field.default for field in _STATE_FIELDS[[f.name for f in _STATE_FIELDS].index("dealt") + 1 :]
+)
+
+
 def apply_deal(state: CardsState, card: int) -> CardsState:
     # Built field by field: the deal is almost half of all steps.
     player, stack = DEAL_SLOTS[state.dealt]
@@ -97,23 +106,17 @@ def apply_deal(state: CardsState, card: int) -> CardsState:
         hands = (hands[0], hands[1] | 1 << card)
     else:
         stacks = (*stacks[:stack], (*stacks[stack], card), *stacks[stack + 1 :])
+    # CardsState's fields in order (a keyword call costs 0.7 us more, on half the steps)
     return new_state(
-        phase=Phase.RESERVE if dealt == DEAL_LENGTH else Phase.DEAL,
-        hands=hands,
-        reserves=state.reserves,
-        stacks=stacks,
-        gone=state.gone,
-        discards=state.discards,
-        undealt=state.undealt & ~(1 << card),
-        dealt=dealt,
-        reserve_round=0,
-        turn=0,
-        stack=-1,
-        rounds=(),
-        pending=0,
-        to_hand=0,
-        to_reserve=0,
-        log=(),
+        Phase.RESERVE if dealt == DEAL_LENGTH else Phase.DEAL,
+        hands,
+        state.reserves,
+        stacks,
+        state.gone,
+        state.discards,
+        state.undealt & ~(1 << card),
+        dealt,
+        *_AFTER_DEALT,
     )
 
 
