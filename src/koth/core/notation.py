@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 
-class Notation:
-    """Base of a game's action values: ``repr`` is the notation, ``Single('6h')``, as
-    python-chess prints ``Move.from_uci('g1f3')``; the text parses back to the action.
-    A frozen dataclass deriving from it passes ``repr=False``."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({str(self)!r})"
+def notation_repr(action: object) -> str:
+    """The ``repr`` of an action value: its notation, ``Single('6h')``, as python-chess
+    prints ``Move.from_uci('g1f3')``; the text parses back to the action. Each action
+    class defines ``__repr__`` with it (and ``repr=False`` in its dataclass): the
+    compiled build compiles the classes, and a compiled class cannot take its methods
+    from a base class that is not compiled."""
+    return f"{type(action).__name__}({str(action)!r})"

@@ -15,7 +15,7 @@ from itertools import combinations_with_replacement, permutations
 from typing import Final
 
 from koth.core.errors import InvalidActionError
-from koth.core.notation import Notation
+from koth.core.notation import notation_repr
 from koth.games.board.tables import (
     ARRANGEMENT_INDEX,
     ARRANGEMENTS,
@@ -50,50 +50,68 @@ MAX_PLAYERS: Final = 4
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Roll(Notation):
+class Roll:
     face: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"roll {self.face}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class TerrainDraw(Notation):
+class TerrainDraw:
     ring: int
     arrangement: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"terrain ring{self.ring} " + "".join(TERRAIN_LETTERS[t] for t in self.arrangement)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class AreaDraw(Notation):
+class AreaDraw:
     areas: tuple[int, ...]  # the area number of each seat
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "areas " + ",".join(map(str, self.areas))
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Place(Notation):
+class Place:
     index: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"place 1.{self.index}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Exclude(Notation):
+class Exclude:
     unit: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"exclude {UNIT_NAMES[self.unit]}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Recruit(Notation):
+class Recruit:
     unit: int
     by_move: bool = False
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"recruit {UNIT_NAMES[self.unit]}" + (" by move" if self.by_move else "")
@@ -104,11 +122,14 @@ def _by(pay: int) -> str:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Move(Notation):
+class Move:
     unit: int
     src: int
     dst: int
     pay: int = PAY_MOVE
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"move {UNIT_NAMES[self.unit]} {LOC_NAMES[self.src]}>{LOC_NAMES[self.dst]}" + _by(
@@ -117,13 +138,16 @@ class Move(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Attack(Notation):
+class Attack:
     """Two fighters assault an enemy blocker: ``lose`` dies, ``keep`` may move in."""
 
     target: int
     lose: int
     keep: int
     pays: tuple[int, int] = (PAY_MOVE, PAY_MOVE)
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         where = LOC_NAMES[self.target]
@@ -134,7 +158,7 @@ class Attack(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Ally(Notation):
+class Ally:
     """The active player's fighter at ``own`` and ``helper``'s fighter at ``helper_from``
     attack the blocker on ``target`` together."""
 
@@ -144,6 +168,9 @@ class Ally(Notation):
     helper_from: int
     pay: int = PAY_MOVE
 
+    def __repr__(self) -> str:
+        return notation_repr(self)
+
     def __str__(self) -> str:
         return (
             f"ally {LOC_NAMES[self.target]} from {LOC_NAMES[self.own]} with {self.helper} "
@@ -152,42 +179,57 @@ class Ally(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Answer(Notation):
+class Answer:
     accept: bool
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "accept" if self.accept else "decline"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class TurnRing(Notation):
+class TurnRing:
     ring: int
     right: bool
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"turn ring{self.ring} {'right' if self.right else 'left'}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class MoveArea(Notation):
+class MoveArea:
     index: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"area 1.{self.index}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Swap(Notation):
+class Swap:
     a: int
     b: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"swap {LOC_NAMES[self.a]} {LOC_NAMES[self.b]}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class End(Notation):
+class End:
     drop: tuple[int, ...] = ()  # dice categories given up when the choice matters
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         if not self.drop:

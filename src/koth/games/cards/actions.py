@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from koth.core.errors import InvalidActionError
-from koth.core.notation import Notation
+from koth.core.notation import notation_repr
 from koth.games.cards.tables import (
     CARD_VALUES,
     JOKER,
@@ -37,10 +37,13 @@ from koth.games.cards.tables import (
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Deal(Notation):
+class Deal:
     """Chance: the next card of the deal."""
 
     card: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"deal {card_str(self.card)}"
@@ -50,11 +53,14 @@ class Deal(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Place(Notation):
+class Place:
     """Put ``card`` (JOKER: one's own Joker) in the hand or in the reserve."""
 
     card: int
     to_reserve: bool
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"{'reserve' if self.to_reserve else 'hand'} {card_str(self.card)}"
@@ -64,10 +70,13 @@ class Place(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Choose(Notation):
+class Choose:
     """Choose the stack to fight for."""
 
     stack: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"stack {STACK_NAMES[self.stack]}"
@@ -77,10 +86,13 @@ class Choose(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Single(Notation):
+class Single:
     """Attack with one card."""
 
     card: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return card_str(self.card)
@@ -90,12 +102,15 @@ class Single(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Run(Notation):
+class Run:
     """Attack with a sequence: ranks ``low``..``high`` (indices into RANKS) of ``suit``."""
 
     suit: int
     low: int
     high: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "".join(card_str(make_card(r, self.suit)) for r in range(self.low, self.high + 1))
@@ -105,8 +120,11 @@ class Run(Notation):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class JokerPlay(Notation):
+class JokerPlay:
     """Attack with one's Joker: decline the stack (value 0)."""
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "JK"
