@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from koth import __version__
 from koth.cli import EXIT_BAD_INPUT, app
 from koth.core.chance import random_game
+from koth.core.record import GameRecord
 from tests.core.toy_game import SecretDuel
 
 runner = CliRunner()
@@ -25,7 +26,7 @@ def test_version_and_help() -> None:
 def test_replay_prints_the_final_state(tmp_path: Path) -> None:
     path = tmp_path / "duel.json"
     state = random_game(SecretDuel(), seed=5)
-    state.record().save(path)
+    GameRecord.from_state(state).save(path)
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
     assert "4 moves replayed" in result.output
@@ -38,7 +39,7 @@ def test_replay_prints_the_final_state(tmp_path: Path) -> None:
 
 
 def test_replay_reports_the_index_and_rule_of_an_illegal_move(tmp_path: Path) -> None:
-    record = random_game(SecretDuel(), seed=5).record()
+    record = GameRecord.from_state(random_game(SecretDuel(), seed=5))
     record.moves[1] = record.moves[1].model_copy(update={"action": record.moves[0].action})
     path = tmp_path / "bad.json"
     record.save(path)

@@ -11,12 +11,13 @@ import importlib
 #: the modules the compiled build compiles (pyproject.toml lists the same files)
 COMPILED_MODULES: tuple[str, ...] = (
     "koth.games.board.actions",
-    "koth.games.board.board",
+    "koth.games.board.tables",
     "koth.games.board.legal",
     "koth.games.board.rules",
     "koth.games.board.state",
     "koth.games.cards.actions",
-    "koth.games.cards.model",
+    "koth.games.cards.tables",
+    "koth.games.cards.legal",
     "koth.games.cards.rules",
 )
 

@@ -10,11 +10,15 @@ import typer
 from rich.console import Console
 
 from koth import __version__
+from koth.agents.registry import make_policy
+from koth.core.chance import random_policy
 from koth.core.errors import RecordError
+from koth.core.game import Game
 from koth.core.record import GameRecord, replay
 from koth.games.board.cli import play_board
 from koth.games.cards.cli import play_cards
 from koth.games.quiz.cli import quiz_app
+from koth.games.terminal import RANDOM, Opponent, PlayServices
 from koth.server.cli import serve_command
 from koth.sim.cli import simulate_command
 
@@ -46,14 +50,26 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def make_opponent(spec: str, game: Game[Any, Any, Any], seat: int, seed: int | None) -> Opponent:
+    """The computer seat ``spec`` (an agent spec such as ``ismcts:seconds=1``), for the
+    play commands. Raises InvalidParamsError naming the agent when the spec is unknown
+    or malformed."""
+    if spec == RANDOM:
+        return random_policy
+    return make_policy(spec, game, seat, seed)
+
+
 @app.callback()
 def main_options(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
     ] = False,
 ) -> None:
     """King of the Hill: rules engines, terminal and web play, agents and quiz hosting."""
+    # the play commands sit below the agents: this layer hands them their opponents
+    ctx.obj = PlayServices(make_opponent)
 
 
 @app.command("replay")

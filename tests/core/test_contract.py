@@ -21,9 +21,9 @@ from koth.core.errors import (
     RecordError,
 )
 from koth.core.players import CHANCE, SIMULTANEOUS, TERMINAL, NodeKind
-from koth.core.record import GameRecord, replay
+from koth.core.record import GameRecord, replay, state_from_json, state_to_json
 from koth.core.registry import game_names, load_game
-from koth.core.state import GameState, Move
+from koth.core.state import GameState, HistoryEntry
 from tests.core.toy_game import Choice, Deal, DuelState, SecretDuel, Stake
 
 
@@ -148,8 +148,8 @@ def test_history_lists_chance_single_and_joint_moves_in_order() -> None:
     assert state.num_moves == len(history) == 4
     assert state.movers == (CHANCE, CHANCE, 0, SIMULTANEOUS)
     assert [move.simultaneous for move in history] == [False, False, False, True]
-    assert history[2] == Move(((0, Stake(1)),))
-    assert history[3] == Move(((0, Choice(True)), (1, Choice(False))), simultaneous=True)
+    assert history[2] == HistoryEntry(((0, Stake(1)),))
+    assert history[3] == HistoryEntry(((0, Choice(True)), (1, Choice(False))), simultaneous=True)
     rebuilt = GameState(state.game, state.data, history)
     assert rebuilt.history == history and rebuilt.movers == state.movers
     copy = state.clone()
@@ -182,7 +182,7 @@ def test_seeded_sampler_reproduces_whole_games() -> None:
 def test_record_round_trips_and_replays_to_the_identical_state(tmp_path: Any) -> None:
     state = random_game(SecretDuel(max_card=6), seed=3)
     path = tmp_path / "game.json"
-    state.record(seed=3).save(path)
+    GameRecord.from_state(state, seed=3).save(path)
     record = GameRecord.load(path)
     assert record.params == {"max_card": 6} and record.meta == {"seed": 3}
     replayed = replay(record)
@@ -190,7 +190,7 @@ def test_record_round_trips_and_replays_to_the_identical_state(tmp_path: Any) ->
 
 
 def test_replay_names_the_index_and_rule_of_a_bad_move() -> None:
-    record = random_game(SecretDuel(), seed=1).record()
+    record = GameRecord.from_state(random_game(SecretDuel(), seed=1))
     record.moves[2] = record.moves[2].model_copy(update={"action": "stake 7"})
     with pytest.raises(RecordError, match="move 2") as info:
         replay(record)
@@ -206,7 +206,7 @@ def test_replay_names_the_index_and_rule_of_a_bad_move() -> None:
 
 def test_full_state_json_round_trips() -> None:
     state = dealt()
-    restored = GameState.from_json(state.to_json())
+    restored = state_from_json(state_to_json(state))
     assert restored == state and restored.history == state.history
     restored.apply_action(Stake(1))
     assert state.data.stake is None

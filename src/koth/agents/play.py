@@ -48,7 +48,7 @@ class MatchResult:
         return tuple(sorted(self.outcome.winners)) if self.outcome else ()
 
     def record(self) -> GameRecord:
-        return self.final_state.record(seed=self.seed, agents=self.agents)
+        return GameRecord.from_state(self.final_state, seed=self.seed, agents=self.agents)
 
 
 def play_match(

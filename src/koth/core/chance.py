@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-from koth.core.state import GameState
+if TYPE_CHECKING:
+    # for annotations only: the state samples its chance nodes with this module
+    from koth.core.state import GameState
 
 A = TypeVar("A", bound=Hashable)
 
@@ -34,7 +36,7 @@ def resolve_chance(state: GameState[Any, A], rng: random.Random) -> None:
         state.apply_action(sample_outcome(state.chance_outcomes(), rng))
 
 
-Policy = Callable[[GameState[Any, Any], int, random.Random], Any]
+Policy: TypeAlias = Callable[["GameState[Any, Any]", int, random.Random], Any]
 
 
 def random_policy(state: GameState[Any, Any], player: int, rng: random.Random) -> Any:

@@ -30,7 +30,7 @@ from koth.core.chance import sample_outcome
 from koth.core.errors import IllegalActionError, InvalidActionError, KothError
 from koth.core.game import Game
 from koth.core.players import CHANCE, NodeKind
-from koth.core.record import GameRecord, replay
+from koth.core.record import GameRecord, replay, state_from_json, state_to_json
 from koth.core.state import GameState
 
 
@@ -161,7 +161,7 @@ def _check_copies(state: GameState[Any, Any], seed: int) -> None:
     text = json.dumps(encoded)
     if game.state_from_json(json.loads(text)) != state.data:
         raise _fail(state, seed, "state JSON does not round-trip")
-    restored = GameState.from_json(json.loads(json.dumps(state.to_json())), game)
+    restored = state_from_json(json.loads(json.dumps(state_to_json(state))), game)
     if restored != state or restored.num_moves != state.num_moves:
         raise _fail(state, seed, "GameState.to_json/from_json does not round-trip")
     copy = state.clone()
@@ -234,7 +234,7 @@ def check_playout(
 
 
 def _check_replay(state: GameState[Any, Any], seed: int) -> None:
-    record = state.record(seed=seed)
+    record = GameRecord.from_state(state, seed=seed)
     reread = GameRecord.from_json_text(record.to_json_text())
     replayed = replay(reread, state.game)
     if replayed != state or replayed.history != state.history:

@@ -17,6 +17,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from koth.core.errors import InvalidActionError
+from koth.core.facts import GameFacts
 from koth.core.outcome import Outcome
 from koth.core.params import GameParams
 from koth.core.players import PlayerId, ToMove
@@ -152,6 +153,17 @@ class Game(ABC, Generic[S, A, P]):
     @abstractmethod
     def state_from_json(self, data: JSON) -> S:
         """The inverse of ``state_to_json``; raises ValueError on malformed data."""
+
+    def describe_position(self, state: S) -> str | None:
+        """The position in one line of the game's notation, for messages a player may
+        read (illegal actions): nothing secret. None: the game has no such text."""
+        return None
+
+    # ----------------------------------------------------------------- facts
+    def facts(self) -> GameFacts | None:
+        """Length bounds and the range of returns of this instance, derived from the
+        rules (``koth.core.facts``); None when the game does not state them."""
+        return None
 
     # -------------------------------------------------------------- checking
     def invariant_violations(self, state: S) -> list[str]:

@@ -14,11 +14,14 @@ class Outcome:
 
     ``termination`` is a game-specific ``enum.Enum`` member (for example
     ``CardTermination.APEX_WON``); ``winners`` is empty for a draw with no winner and
-    holds several ids for a shared win (a team, or a draw among leaders).
+    holds several ids for a shared result: a team that wins together, or (``draw``)
+    leaders who draw.
     """
 
     termination: enum.Enum
     winners: frozenset[PlayerId]
+    #: the several ``winners`` drew (leaders tied at a limit) rather than won together
+    draw: bool = False
 
     @property
     def winner(self) -> PlayerId | None:
@@ -29,7 +32,8 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
-        return len(self.winners) != 1
+        """Nobody won, or the winners drew; a team's win is no draw."""
+        return not self.winners or self.draw
 
     def to_json(self) -> dict[str, object]:
         return {"termination": self.termination.value, "winners": sorted(self.winners)}

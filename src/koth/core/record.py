@@ -1,12 +1,16 @@
 """Game records: parameters plus every action (chance outcomes included) in JSON.
 
 A record replays deterministically to the identical state; this is what the CLI
-saves, the server stores and ``koth replay`` checks.
+saves, the server stores and ``koth replay`` checks. Records and the JSON of a game and
+its state are made from above the state (``GameRecord.from_state``, ``state_to_json``),
+as python-chess makes a PGN game from a board and OpenSpiel serialises a game and state
+with a free function: the state itself knows nothing of them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -15,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from koth.core.errors import InvalidParamsError, KothError, RecordError
 from koth.core.game import Game
 from koth.core.registry import load_game
-from koth.core.state import GameState, Move
+from koth.core.state import GameState, HistoryEntry
 
 RECORD_FORMAT: Literal["koth-record/1"] = "koth-record/1"
 
@@ -91,17 +95,17 @@ class GameRecord(BaseModel):
         return json.dumps(self.model_dump(mode="json"), indent=1)
 
 
-def moves_from_record(game: Game[Any, Any, Any], record: GameRecord) -> list[Move[Any]]:
+def moves_from_record(game: Game[Any, Any, Any], record: GameRecord) -> list[HistoryEntry[Any]]:
     """The record's moves parsed (not checked against the rules)."""
-    moves: list[Move[Any]] = []
+    moves: list[HistoryEntry[Any]] = []
     for index, entry in enumerate(record.moves):
         try:
             if entry.joint is not None:
                 pairs = tuple((p, game.parse_action(t)) for p, t in sorted(entry.joint.items()))
-                moves.append(Move(pairs, simultaneous=True))
+                moves.append(HistoryEntry(pairs, simultaneous=True))
             else:
                 assert entry.player is not None and entry.action is not None
-                moves.append(Move(((entry.player, game.parse_action(entry.action)),)))
+                moves.append(HistoryEntry(((entry.player, game.parse_action(entry.action)),)))
         except KothError as exc:
             raise RecordError(f"move {index}: {exc}", index=index) from None
     return moves
@@ -133,3 +137,32 @@ def replay(record: GameRecord, game: Game[Any, Any, Any] | None = None) -> GameS
                 f"move {index}: {exc}", index=index, rule=getattr(exc, "rule", None)
             ) from None
     return state
+
+
+def state_to_json(state: GameState[Any, Any]) -> dict[str, Any]:
+    """The full state, secrets included, with its game and record (to continue or replay
+    it); ``state_from_json`` reads it back."""
+    game = state.game
+    return {
+        "game": game.name,
+        "params": game.params.to_json(),
+        "state": game.state_to_json(state.data),
+        "moves": GameRecord.from_state(state).model_dump(mode="json")["moves"],
+    }
+
+
+def state_from_json(
+    data: Mapping[str, Any], game: Game[Any, Any, Any] | None = None
+) -> GameState[Any, Any]:
+    """The inverse of ``state_to_json``; ``game`` defaults to the registered game named
+    in ``data`` with its parameters. Raises ValueError on malformed data."""
+    try:
+        if game is None:
+            game = load_game(data["game"], data.get("params", {}))
+        record = GameRecord.model_validate(
+            {"game": data["game"], "params": data.get("params", {}), "moves": data["moves"]}
+        )
+        state_data = game.state_from_json(data["state"])
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"malformed state JSON: missing or wrong field {exc}") from None
+    return GameState(game, state_data, moves_from_record(game, record))

@@ -13,6 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from koth.core.chance import sample_outcome
 from koth.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -24,7 +25,6 @@ from koth.core.players import CHANCE, SIMULTANEOUS, NodeKind, PlayerId, ToMove
 
 if TYPE_CHECKING:
     from koth.core.game import Game
-    from koth.core.record import GameRecord
 
 S = TypeVar("S")
 A = TypeVar("A", bound=Hashable)
@@ -36,7 +36,7 @@ _TERMINAL = NodeKind.TERMINAL
 
 
 @dataclass(frozen=True, slots=True)
-class Move(Generic[A]):
+class HistoryEntry(Generic[A]):
     """One entry of a game's history: a single action, or the joint action of a
     simultaneous node (several (player, action) pairs, sorted by player)."""
 
@@ -45,14 +45,14 @@ class Move(Generic[A]):
 
 
 _new_object = object.__new__
-_set_move_actions = Move.__dict__["actions"].__set__
-_set_move_simultaneous = Move.__dict__["simultaneous"].__set__
+_set_move_actions = HistoryEntry.__dict__["actions"].__set__
+_set_move_simultaneous = HistoryEntry.__dict__["simultaneous"].__set__
 
 
-def _single_move(player: PlayerId, action: A) -> Move[A]:
-    """``Move(((player, action),))``, built without the frozen dataclass's checked
-    ``__init__`` (one history entry per step of every playout)."""
-    move: Move[A] = _new_object(Move)
+def _single_move(player: PlayerId, action: A) -> HistoryEntry[A]:
+    """``HistoryEntry(((player, action),))``, built without the frozen dataclass's
+    checked ``__init__`` (one history entry per step of every playout)."""
+    move: HistoryEntry[A] = _new_object(HistoryEntry)
     _set_move_actions(move, ((player, action),))
     _set_move_simultaneous(move, False)
     return move
@@ -91,14 +91,16 @@ class GameState(Generic[S, A]):
         "game",
     )
 
-    def __init__(self, game: Game[S, A, Any], data: S, history: Sequence[Move[A]] = ()) -> None:
+    def __init__(
+        self, game: Game[S, A, Any], data: S, history: Sequence[HistoryEntry[A]] = ()
+    ) -> None:
         self.game = game
         self._data = data
         # The history as two parallel lists, one entry per move: the player and the
-        # action of a single move, or SIMULTANEOUS and the Move of a joint one. A step
-        # of a playout then appends an int and an object that exists already, and
-        # allocates nothing that the garbage collector would have to visit; the Move
-        # values are built when ``history`` is read.
+        # action of a single move, or SIMULTANEOUS and the HistoryEntry of a joint one. A
+        # step of a playout then appends an int and an object that exists already, and
+        # allocates nothing that the garbage collector would have to visit; the entries
+        # are built when ``history`` is read.
         self._movers: list[PlayerId] = []
         self._actions: list[Any] = []
         for move in history:
@@ -124,7 +126,7 @@ class GameState(Generic[S, A]):
         return self._data
 
     @property
-    def history(self) -> tuple[Move[A], ...]:
+    def history(self) -> tuple[HistoryEntry[A], ...]:
         """Every move so far, in order (built afresh at each read: ``num_moves`` is
         the cheap way to count them)."""
         return tuple(
@@ -327,13 +329,14 @@ class GameState(Generic[S, A]):
                 unchecked.append(p)
         for p in unchecked:
             self._check_legal(p, parsed[p])
-        move: Move[A] = _new_object(Move)  # Move(tuple(parsed.items()), simultaneous=True)
+        # HistoryEntry(tuple(parsed.items()), simultaneous=True), unchecked like _single_move
+        move: HistoryEntry[A] = _new_object(HistoryEntry)
         _set_move_actions(move, tuple(parsed.items()))
         _set_move_simultaneous(move, True)
         self._advance(self.game.apply_joint(self._data, parsed), SIMULTANEOUS, move)
         return parsed
 
-    def apply_move(self, move: Move[A]) -> None:
+    def apply_move(self, move: HistoryEntry[A]) -> None:
         """Apply a history entry (checked like any other action)."""
         if move.simultaneous:
             self.apply_actions(dict(move.actions))
@@ -376,43 +379,7 @@ class GameState(Generic[S, A]):
 
     def sample_chance(self, rng: random.Random) -> A:
         """Draw one outcome of this chance node with ``rng`` (not applied)."""
-        from koth.core.chance import sample_outcome
-
         return sample_outcome(self.chance_outcomes(), rng)
-
-    def record(self, **meta: Any) -> GameRecord:
-        from koth.core.record import GameRecord
-
-        return GameRecord.from_state(self, **meta)
-
-    def to_json(self) -> dict[str, Any]:
-        """Full state, secrets included, plus its record (to continue or replay it)."""
-        return {
-            "game": self.game.name,
-            "params": self.game.params.to_json(),
-            "state": self.game.state_to_json(self._data),
-            "moves": self.record().model_dump(mode="json")["moves"],
-        }
-
-    @classmethod
-    def from_json(
-        cls, data: Mapping[str, Any], game: Game[Any, Any, Any] | None = None
-    ) -> GameState[Any, Any]:
-        """The inverse of ``to_json``; ``game`` defaults to the registered game named in
-        ``data`` with its parameters."""
-        from koth.core.record import GameRecord, moves_from_record
-        from koth.core.registry import load_game
-
-        try:
-            if game is None:
-                game = load_game(data["game"], data.get("params", {}))
-            record = GameRecord.model_validate(
-                {"game": data["game"], "params": data.get("params", {}), "moves": data["moves"]}
-            )
-            state_data = game.state_from_json(data["state"])
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"malformed state JSON: missing or wrong field {exc}") from None
-        return GameState(game, state_data, moves_from_record(game, record))
 
     # ------------------------------------------------------------ internals
     def _default_player(self, player: PlayerId | None) -> PlayerId:
@@ -473,14 +440,17 @@ class GameState(Generic[S, A]):
         reason, rule = self.game.explain_illegal(self._data, player, action)
         who = "chance" if player == CHANCE else f"player {player}"
         rule_text = f" (rule {rule})" if rule else ""
+        position = self.game.describe_position(self._data)
+        where = f"; position {position}" if position else ""
         raise IllegalActionError(
             f"illegal action '{self.game.action_to_str(action)}' by {who}: {reason}{rule_text}; "
-            f"at move {len(self._movers)}, {describe_to_move(self.to_move())}",
+            f"at move {len(self._movers)}, {describe_to_move(self.to_move())}{where}",
             rule=rule,
         )
 
-    def _advance(self, data: S, player: PlayerId, action: A | Move[A]) -> None:
-        """Enter ``data``, reached by ``player``'s ``action`` (SIMULTANEOUS: a joint Move)."""
+    def _advance(self, data: S, player: PlayerId, action: A | HistoryEntry[A]) -> None:
+        """Enter ``data``, reached by ``player``'s ``action`` (SIMULTANEOUS: the entry of a
+        joint action)."""
         self._data = data
         self._movers.append(player)
         self._actions.append(action)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+import typer
 from rich.console import Console
 
 from koth.core.chance import random_policy
+from koth.core.errors import InvalidParamsError
 from koth.core.game import Game
 from koth.core.state import GameState
 
@@ -30,17 +33,32 @@ def read_line(prompt: str) -> str:
         raise EndOfInput from None
 
 
-def make_opponent(spec: str, game: Game[Any, Any, Any], seat: int, seed: int | None) -> Opponent:
-    """The computer seat ``spec`` (an agent spec such as ``ismcts:seconds=1``).
+#: how the command layer turns an opponent spec (``random``, ``ismcts:seconds=1``...)
+#: into a computer seat: ``(spec, game, seat, seed) -> Opponent``. The agents build on
+#: the games, so the games' play commands are handed one (``PlayServices``) instead of
+#: importing the agents themselves.
+OpponentFactory = Callable[[str, Game[Any, Any, Any], int, "int | None"], Opponent]
 
-    Raises InvalidParamsError naming the agent when the spec is unknown or malformed.
-    """
+
+def random_opponents(spec: str, game: Game[Any, Any, Any], seat: int, seed: int | None) -> Opponent:
+    """The factory the games have by themselves: uniformly random seats only. Raises
+    InvalidParamsError naming any other spec."""
     if spec == RANDOM:
         return random_policy
-    # Imported here: koth.agents builds on the games, so the games may not import it first.
-    from koth.agents.registry import make_policy
+    raise InvalidParamsError(f"unknown opponent {spec!r}: only {RANDOM!r} plays without agents")
 
-    return make_policy(spec, game, seat, seed)
+
+@dataclass(frozen=True, slots=True)
+class PlayServices:
+    """What the command layer hands the play commands, as Typer's ``ctx.obj``."""
+
+    make_opponent: OpponentFactory = random_opponents
+
+
+def play_services(ctx: typer.Context) -> PlayServices:
+    """The services the command layer set up, or the games' own (random seats only)."""
+    found = ctx.find_object(PlayServices)
+    return found if found is not None else PlayServices()
 
 
 class Handover:

@@ -31,6 +31,7 @@ import pyspiel  # type: ignore[import-not-found]  # no type information shipped
 
 from koth.core.errors import InvalidParamsError
 from koth.core.game import Game
+from koth.core.registry import BUILTIN_GAMES, game_type
 from koth.interop.openspiel_state import (
     NOOP_NAME,
     KothObserver,
@@ -41,6 +42,7 @@ from koth.interop.openspiel_state import (
 from koth.interop.spec import (
     AnyGame,
     SpecSource,
+    facts_spec,
     find_spec,
     has_hidden_information,
     has_simultaneous_nodes,
@@ -176,17 +178,23 @@ def openspiel_game(game: AnyGame, *, turn_based: bool = False) -> pyspiel.Game:
     return pyspiel.load_game(name, carried)
 
 
-def register_builtin_games() -> list[str]:
-    """Register every built-in koth game with OpenSpiel; returns the short names."""
-    from koth.interop import builtin_specs
+def _player_range(game_class: type[AnyGame]) -> tuple[int | None, int | None]:
+    """The bounds of the ``num_players`` parameter (None, None when it has none)."""
+    schema = game_class.params_type.model_json_schema()["properties"].get("num_players", {})
+    return schema.get("minimum"), schema.get("maximum")
 
+
+def register_builtin_games() -> list[str]:
+    """Register every built-in koth game that states its facts (``Game.facts``) with
+    OpenSpiel; returns the short names."""
     names: list[str] = []
-    for builtin in builtin_specs.builtin_games():
+    for name in BUILTIN_GAMES:
+        game_class = game_type(name)
+        if game_class().facts() is None:
+            continue
+        low, high = _player_range(game_class)
         names += register_openspiel_game(
-            builtin.game_class,
-            builtin.spec,
-            min_num_players=builtin.min_num_players,
-            max_num_players=builtin.max_num_players,
+            game_class, facts_spec, min_num_players=low, max_num_players=high
         )
     return names
 

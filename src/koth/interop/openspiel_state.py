@@ -17,13 +17,13 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]  # no type information shipped
 
 from koth.core.errors import GameOverError, IllegalActionError, InvalidParamsError
+from koth.core.facts import Utility
 from koth.core.players import CHANCE, SIMULTANEOUS, TERMINAL, NodeKind, PlayerId
 from koth.core.registry import load_game
 from koth.interop.encoding import FloatArray
 from koth.interop.spec import (
     AnyGame,
     InteropSpec,
-    Utility,
     has_hidden_information,
     has_simultaneous_nodes,
     spec_for,

@@ -1,32 +1,40 @@
 """What the interop adapters need to know about a game beyond the koth contract.
 
-OpenSpiel wants facts that the rules do not state: an upper bound on a game's length,
-the range of its utilities, whether it is zero-sum. A game supplies them as an
-``InteropSpec`` (or a function of the game instance, when they depend on parameters
-such as the number of players). Everything else (simultaneous nodes, hidden
-information, players, actions, parameters) is read from the ``Game`` itself.
+OpenSpiel wants facts that the contract's calls do not state: an upper bound on a
+game's length, the range of its utilities, whether it is zero-sum. A game states them
+beside its rules (``Game.facts``, ``koth.core.facts``); an ``InteropSpec`` adds what
+only the adapters need (the observation encoder), and a game without facts can be given
+one with ``register_spec``. Everything else (simultaneous nodes, hidden information,
+players, actions, parameters) is read from the ``Game`` itself.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from koth.core.errors import InvalidParamsError
+from koth.core.facts import GameFacts, Utility
 from koth.core.game import Game
 from koth.interop.encoding import HashedViewEncoder, ViewEncoder
 
+__all__ = [
+    "AnyGame",
+    "GameFacts",
+    "InteropSpec",
+    "SpecSource",
+    "Utility",
+    "facts_spec",
+    "find_spec",
+    "has_hidden_information",
+    "has_simultaneous_nodes",
+    "register_spec",
+    "resolve_spec",
+    "spec_for",
+]
+
 AnyGame = Game[Any, Any, Any]
-
-
-class Utility(enum.Enum):
-    """How the players' returns relate (OpenSpiel's ``GameType.Utility``)."""
-
-    ZERO_SUM = "zero_sum"
-    CONSTANT_SUM = "constant_sum"
-    GENERAL_SUM = "general_sum"
 
 
 def _hashed_encoder(_game: AnyGame) -> ViewEncoder:
@@ -34,34 +42,19 @@ def _hashed_encoder(_game: AnyGame) -> ViewEncoder:
 
 
 @dataclass(frozen=True)
-class InteropSpec:
-    """Facts about one game instance for OpenSpiel and PettingZoo.
+class InteropSpec(GameFacts):
+    """A game's facts (``GameFacts``: length bounds, returns) for OpenSpiel and
+    PettingZoo, with ``encoder``, which builds the fixed-size observation encoding."""
 
-    ``max_decisions`` bounds the decision nodes of one game (a simultaneous node counts
-    once); ``max_chance_nodes`` bounds its chance nodes. ``utility_sum`` is required for
-    CONSTANT_SUM games. ``encoder`` builds the fixed-size observation encoding.
-    ``simultaneous`` / ``hidden_information`` default to what the ``Game`` class
-    overrides (``apply_joint`` / ``resample_hidden``); set them to be explicit.
-    """
-
-    max_decisions: int
-    max_chance_nodes: int
-    min_utility: float
-    max_utility: float
-    utility: Utility = Utility.ZERO_SUM
-    utility_sum: float | None = None
     encoder: Callable[[AnyGame], ViewEncoder] = field(default=_hashed_encoder)
-    simultaneous: bool | None = None
-    hidden_information: bool | None = None
-    long_name: str | None = None
 
-    def __post_init__(self) -> None:
-        if self.max_decisions < 1 or self.max_chance_nodes < 0:
-            raise InvalidParamsError("max_decisions must be >= 1 and max_chance_nodes >= 0")
-        if self.min_utility > self.max_utility:
-            raise InvalidParamsError("min_utility exceeds max_utility")
-        if self.utility is Utility.CONSTANT_SUM and self.utility_sum is None:
-            raise InvalidParamsError("a CONSTANT_SUM game needs utility_sum")
+    @classmethod
+    def from_facts(
+        cls, facts: GameFacts, encoder: Callable[[AnyGame], ViewEncoder] = _hashed_encoder
+    ) -> InteropSpec:
+        """The spec of a game that states its facts, with ``encoder``."""
+        stated = {f.name: getattr(facts, f.name) for f in fields(GameFacts)}
+        return cls(**stated, encoder=encoder)
 
 
 SpecSource = InteropSpec | Callable[[AnyGame], InteropSpec]
@@ -98,13 +91,29 @@ def register_spec(game_name: str, spec: SpecSource) -> None:
     _SPECS[game_name] = spec
 
 
-def find_spec(game: AnyGame) -> InteropSpec | None:
-    """The interop spec of ``game``, or None if none is registered."""
-    from koth.interop import builtin_specs
+#: hashed-encoding sizes of the games whose views have more leaves than the default
+#: encoder's buckets (the board view has a few hundred: terrain, units, dice)
+ENCODER_SIZES: dict[str, int] = {"board": 1024}
 
-    builtin_specs.ensure_registered()
+
+def find_spec(game: AnyGame) -> InteropSpec | None:
+    """The interop spec of ``game``: the one registered for its name, else one made from
+    the facts the game states; None if neither exists."""
     source = _SPECS.get(game.name)
-    return None if source is None else resolve_spec(source, game)
+    if source is not None:
+        return resolve_spec(source, game)
+    return None if game.facts() is None else facts_spec(game)
+
+
+def facts_spec(game: AnyGame) -> InteropSpec:
+    """The spec made from the facts ``game`` states (InvalidParamsError if none)."""
+    facts = game.facts()
+    if facts is None:
+        raise InvalidParamsError(f"game {game.name!r} states no facts (Game.facts)")
+    size = ENCODER_SIZES.get(game.name)
+    if size is None:
+        return InteropSpec.from_facts(facts)
+    return InteropSpec.from_facts(facts, lambda _game: HashedViewEncoder(size=size))
 
 
 def spec_for(game: AnyGame) -> InteropSpec:

@@ -6,7 +6,7 @@ from typing import Any
 
 from koth.core.state import GameState
 from koth.games.board import BoardGame, BoardState, Phase
-from koth.games.board.board import (
+from koth.games.board.tables import (
     LOC_BY_NAME,
     NUM_LOCS,
     STRIDE,

@@ -67,7 +67,9 @@ def playout(seed: int, check_every: int = 7) -> None:
     outcome = state.outcome()
     assert outcome is not None and abs(sum(state.returns())) < 1e-9
     if seed % 10 == 0:
-        replayed = replay(GameRecord.from_json_text(state.record(seed=seed).to_json_text()))
+        replayed = replay(
+            GameRecord.from_json_text(GameRecord.from_state(state, seed=seed).to_json_text())
+        )
         assert replayed == state and replayed.history == state.history
 
 

@@ -7,7 +7,7 @@ import pytest
 from koth.core.errors import IllegalActionError
 from koth.core.state import GameState
 from koth.games.board import BoardGame, Phase
-from koth.games.board.board import ARRANGEMENTS, CENTER, NEIGHBOURS, RING_TERRAIN
+from koth.games.board.tables import ARRANGEMENTS, CENTER, NEIGHBOURS, RING_TERRAIN
 from tests.games.board.helpers import code_at, legal, loc, make_state, play
 
 G2 = BoardGame()
@@ -37,7 +37,7 @@ def test_b1_orthogonal_neighbours_only() -> None:
     ],
 )
 def test_b1_neighbour_table(tile: str, expected: set[str]) -> None:
-    from koth.games.board.board import LOC_NAMES
+    from koth.games.board.tables import LOC_NAMES
 
     assert {LOC_NAMES[x] for x in NEIGHBOURS[loc(tile)]} == expected
 
@@ -311,6 +311,20 @@ def test_b9_runner_range_option() -> None:
     assert reached[0] < reached[1] < reached[2] < reached[3]  # each range reaches further
     default = make_state(G2, units={(0, "3.4"): "R1"}, dice={0: (3,)})
     assert reached[2] == moves_of(G2, default, "runner", "3.4")  # 3 is the default
+
+
+@pytest.mark.parametrize(("first", "second"), [("4.0", "4.1"), ("4.1", "4.2"), ("3.4", "3.5")])
+def test_b9_runner_range_4_searches_from_each_runner_own_tile(first: str, second: str) -> None:
+    """Two runners on neighbouring tiles, the one on the even index searched first: each
+    gets the moves of its own tile (the searches are remembered by their arguments, and
+    a range of 4 once shared one memo entry between an even tile and the next)."""
+    game = BoardGame(runner_range=4)
+    state = make_state(game, units={(0, first): "R1", (0, second): "R1"}, dice={0: (3,)})
+    for src, other in ((first, second), (second, first)):
+        reach = moves_of(game, state, "runner", src)
+        assert src not in reach and other in reach
+        alone = make_state(game, units={(0, src): "R1"}, dice={0: (3,)})
+        assert reach == moves_of(game, alone, "runner", src)
 
 
 def test_b9_1_longer_moves_pass_only_tiles_free_of_enemies() -> None:

@@ -139,6 +139,8 @@ def test_b16_3_teamplay_pools_points_and_needs_four_players() -> None:
     assert after.termination is BoardTermination.TARGET_POINTS and after.winners == (0, 2)
     assert game.returns(after) == pytest.approx((1 / 3, -1 / 3, 1 / 3, -1 / 3))
     assert game.view(after, None)["team_points"] == [30, 20]
+    outcome = game.outcome(after)
+    assert outcome is not None and not outcome.is_draw and outcome.winner is None  # a team win
 
 
 def test_b16_3_teammates_still_fight_on_the_board() -> None:
@@ -154,8 +156,13 @@ def test_b17_round_limit_draws_among_the_leaders() -> None:
     after = play(game, state, "end")
     assert after.termination is BoardTermination.ROUND_LIMIT_DRAW and after.winners == (0, 1)
     assert game.returns(after) == (0.0, 0.0)
+    outcome = game.outcome(after)
+    assert outcome is not None and outcome.is_draw
     state = make_state(game, dice={1: (1,)}, turn=3, points=(2, 3), round_=4)
-    assert play(game, state, "end").winners == (1,)
+    alone = play(game, state, "end")
+    assert alone.winners == (1,)
+    outcome = game.outcome(alone)
+    assert outcome is not None and not outcome.is_draw and outcome.winner == 1
     assert play(game, make_state(game, dice={1: (1,)}, turn=3, round_=3), "end").phase is Phase.ROLL
 
 

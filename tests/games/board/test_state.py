@@ -3,16 +3,21 @@ and hashing by value, pickling, and the two ``evolve`` functions agree."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import pickle
 import random
 from dataclasses import FrozenInstanceError
+from pathlib import Path
 
 import pytest
 
 from koth.core.chance import random_game
+from koth.core.errors import IllegalActionError
+from koth.core.state import GameState
 from koth.games.board import BoardGame
 from koth.games.board.actions import Action
+from koth.games.board.serialize import state_to_json
 from koth.games.board.state import (
     FIELD_NAMES,
     BoardState,
@@ -20,6 +25,7 @@ from koth.games.board.state import (
     evolve,
     evolve_compiled,
     occupancy_masks,
+    position_text,
 )
 from tests.games.board.helpers import loc, make_state, play
 
@@ -59,10 +65,27 @@ def test_pickling_and_copying_give_equal_states() -> None:
         assert copy.deepcopy(state) == state and copy.copy(state) == state
 
 
-def test_repr_names_every_field() -> None:
-    text = repr(some_states()[0])
-    assert text.startswith("BoardState(phase=")
-    assert all(f"{name}=" in text for name in FIELD_NAMES)
+def test_repr_is_the_position_text() -> None:
+    game = BoardGame(num_players=2)
+    state = make_state(
+        game, units={(0, "2.1"): "R1F2", (0, "A1"): "B1", (1, "C"): "R1"}, dice={0: (3, 5, 6)}
+    )
+    assert repr(state) == (
+        "BoardState('TURN round 4 turn 0 slots 0 | LLLNNDD/LLLNNDD/LLLNNDD/LLLNNDD | "
+        "P0 A1@1.0 2.1:R1F2 A1:B1 hand R1F3B1 dice 356 points 0 | "
+        "P1 A2@1.2 C:R1 hand R1F5B2 dice - points 0 | countdown 50')"
+    )
+
+
+def test_b16_2_an_illegal_action_names_the_position_but_no_excluded_type() -> None:
+    game = BoardGame(num_players=2, one_excluded=True)
+    state = make_state(game, units={(0, "2.1"): "F1"}, dice={0: (3,)}, excluded=(2, 0))
+    assert "excluded B" in position_text(state) and "excluded" not in position_text(state, False)
+    with pytest.raises(IllegalActionError) as refused:
+        GameState(game, state).apply_action("move fighter 2.1>2.3")
+    message = str(refused.value)
+    assert "position TURN round 4 turn 0" in message and "P0 A1@1.0 2.1:F1" in message
+    assert "excluded" not in message
 
 
 def test_both_evolve_functions_change_exactly_the_fields_named() -> None:
@@ -134,3 +157,57 @@ def test_the_game_pickles_in_both_builds() -> None:
     rebuilt = pickle.loads(pickle.dumps(game))
     assert rebuilt == game and rebuilt.rules is not game.rules
     assert random_game(rebuilt, 4, max_moves=300) == random_game(game, 4, max_moves=300)
+
+
+def _state_source() -> ast.Module:
+    # the source, not the imported module: the compiled build imports a shared library
+    source = Path(__file__).resolve().parents[3] / "src" / "koth" / "games" / "board" / "state.py"
+    return ast.parse(source.read_text(encoding="utf-8"))
+
+
+def _function(tree: ast.AST, name: str) -> ast.FunctionDef:
+    return next(
+        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == name
+    )
+
+
+def test_every_list_of_the_fields_is_field_names_in_order() -> None:
+    """The field list is written in several places for speed (``__init__``, ``fields``,
+    ``evolve``, the class annotations, the JSON): each one is read from the source and
+    compared with FIELD_NAMES, so a field added to one and missed in another fails
+    here rather than by luck."""
+    tree = _state_source()
+    board_state = next(
+        node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "BoardState"
+    )
+    annotated = [
+        node.target.id
+        for node in board_state.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    ]
+    init = _function(board_state, "__init__")
+    returned = _function(board_state, "fields").body[-1]
+    assert isinstance(returned, ast.Return) and isinstance(returned.value, ast.Tuple)
+    listed = [node.attr for node in returned.value.elts if isinstance(node, ast.Attribute)]
+    evolve_source = _function(tree, "evolve")
+    call = evolve_source.body[-1]
+    assert isinstance(call, ast.Return) and isinstance(call.value, ast.Call)
+    passed = [keyword.arg for keyword in call.value.keywords]
+    expected = list(FIELD_NAMES)
+    assert annotated == expected
+    assert [arg.arg for arg in init.args.args[1:]] == expected
+    assert listed == expected
+    assert [arg.arg for arg in evolve_source.args.kwonlyargs] == expected
+    assert passed == expected
+    json_keys = list(state_to_json(some_states()[1]))
+    assert json_keys == [name for name in expected if name != "occupied"]  # derived
+
+
+@pytest.mark.parametrize("name", FIELD_NAMES)
+def test_evolve_changes_each_field_alone(name: str) -> None:
+    state, donor = some_states()
+    for change in (evolve, evolve_compiled):
+        changed = change(state, **{name: getattr(donor, name)})
+        for other in FIELD_NAMES:
+            source = donor if other == name else state
+            assert getattr(changed, other) == getattr(source, other), (change, other)

@@ -8,7 +8,8 @@ from typing import Any
 from koth.core.chance import sample_outcome
 from koth.core.state import GameState
 from koth.games.cards import CardsGame, CardsState, FightLog, Phase
-from koth.games.cards.model import (
+from koth.games.cards.rules import card_to_place
+from koth.games.cards.tables import (
     ALL_NORMAL,
     APEX,
     APEX_JOKER,
@@ -20,7 +21,6 @@ from koth.games.cards.model import (
     mask_of,
     parse_card,
 )
-from koth.games.cards.rules import card_to_place
 
 
 def cards(text: str, owner: int | None = None) -> list[int]:
@@ -92,7 +92,7 @@ def handle(state: CardsState, **params: Any) -> GameState[CardsState, Any]:
 
 
 def names(mask: int) -> str:
-    from koth.games.cards.model import card_str
+    from koth.games.cards.tables import card_str
 
     return " ".join(card_str(c) for c in bits(mask))
 

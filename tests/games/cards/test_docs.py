@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from koth.games.cards.state import CardsParams
+from koth.games.cards.params import CardsParams
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "cards.md"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from koth.core.errors import InvalidActionError
 from koth.games.cards import CardsGame, Choose, Deal, JokerPlay, Place, Run, Single
 from koth.games.cards.actions import NUM_ACTIONS
-from koth.games.cards.model import JOKER, parse_card
+from koth.games.cards.tables import JOKER, parse_card
 
 GAME = CardsGame()
 

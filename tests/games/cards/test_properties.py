@@ -82,7 +82,7 @@ def test_saved_records_replay_to_the_identical_final_state() -> None:
     game = CardsGame()
     for seed in range(200):
         state = random_game(game, seed)
-        text = state.record(seed=seed).to_json_text()
+        text = GameRecord.from_state(state, seed=seed).to_json_text()
         replayed = replay(GameRecord.from_json_text(text))
         assert replayed == state and replayed.history == state.history
 

@@ -10,7 +10,7 @@ from koth.core.chance import random_game
 from koth.core.errors import IllegalActionError, InvalidActionError
 from koth.core.state import GameState
 from koth.games.cards import CardsGame, CardsState, CardTermination, Phase
-from koth.games.cards.model import PLAYER_JOKERS
+from koth.games.cards.tables import PLAYER_JOKERS
 from tests.games.cards.helpers import handle, names, position
 
 J0, J1 = (1 << PLAYER_JOKERS[0]), (1 << PLAYER_JOKERS[1])

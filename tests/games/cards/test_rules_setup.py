@@ -8,7 +8,8 @@ import pytest
 
 from koth.core.errors import IllegalActionError
 from koth.games.cards import CardsGame, Phase
-from koth.games.cards.model import (
+from koth.games.cards.rules import available_stacks, chooser
+from koth.games.cards.tables import (
     APEX_JOKER,
     CARD_VALUES,
     COVERED_BY,
@@ -19,7 +20,6 @@ from koth.games.cards.model import (
     card_str,
     parse_card,
 )
-from koth.games.cards.rules import available_stacks, chooser
 from tests.games.cards.helpers import dealt_state, finish_reserve, handle, names, position
 
 

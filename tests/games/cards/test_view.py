@@ -10,7 +10,8 @@ from typing import Any
 from koth.core.chance import sample_outcome
 from koth.core.state import GameState
 from koth.games.cards import CardsGame, CardsState, Phase
-from koth.games.cards.model import (
+from koth.games.cards.observe import known_possessions, resample_hidden
+from koth.games.cards.tables import (
     ALL_NORMAL,
     PLAYER_JOKERS,
     STACK_SIZES,
@@ -18,7 +19,6 @@ from koth.games.cards.model import (
     card_str,
     parse_card,
 )
-from koth.games.cards.observe import known_possessions, resample_hidden
 from tests.games.cards.helpers import handle, position
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -27,6 +28,7 @@ from koth.games.quiz import (
 )
 from koth.games.quiz.events import LightningAnswer
 from koth.games.quiz.reachability import questions_to_reach
+from koth.games.quiz.state import EndReason, NoteKind
 
 from .helpers import cfg, climb, play, pos, pts, question
 
@@ -460,3 +462,31 @@ def test_q16_answer_time_must_be_seconds_since_reading(bad: float) -> None:
     with pytest.raises(QuizRuleError) as err:
         apply_event(state, AnswerReceived(1, "A", bad, True))
     assert err.value.rule == "Q16"
+
+
+@pytest.mark.parametrize(
+    ("reason", "text", "rule"),
+    [
+        (EndReason.KING_HELD, "king_held", "Q11"),
+        (EndReason.NO_CHALLENGER, "no_challenger", "Q12"),
+        (EndReason.QUESTIONS_EXHAUSTED, "questions_exhausted", "Q13"),
+    ],
+)
+def test_q25_end_reasons_keep_their_json_text_and_cite_their_rule(
+    reason: EndReason, text: str, rule: str
+) -> None:
+    assert reason == text and json.dumps(reason) == f'"{text}"'
+    assert reason.rule == rule and reason.text
+
+
+def test_q25_every_note_kind_cites_a_rule() -> None:
+    assert {kind.value for kind in NoteKind} == {
+        "downgraded",
+        "late_declaration",
+        "crowned",
+        "overthrown",
+        "kept_peak",
+        "stayed_below",
+        "revolution_failed",
+    }
+    assert all(kind.rule.startswith("Q") for kind in NoteKind)

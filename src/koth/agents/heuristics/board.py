@@ -23,7 +23,7 @@ from typing import Any
 from koth.agents.heuristics import register_heuristic, register_rollout
 from koth.core.game import Game
 from koth.games.board.actions import PAY_MOVE, Ally, Answer, Attack, End, Move, Recruit
-from koth.games.board.board import (
+from koth.games.board.tables import (
     CENTER,
     FIGHTER,
     LOC_BY_NAME,

@@ -30,10 +30,12 @@ from koth.games.cards.actions import (
     attack_mask,
     attack_value,
 )
-from koth.games.cards.model import (
+from koth.games.cards.rules import stack_available
+from koth.games.cards.state import Phase
+from koth.games.cards.tables import (
     ALL_NORMAL as ALL_NORMAL_MASK,
 )
-from koth.games.cards.model import (
+from koth.games.cards.tables import (
     APEX,
     CARD_VALUES,
     MAX_RUN_RANK,
@@ -44,9 +46,7 @@ from koth.games.cards.model import (
     rank_of,
     suit_of,
 )
-from koth.games.cards.model import bits as bits_of
-from koth.games.cards.rules import stack_available
-from koth.games.cards.state import Phase
+from koth.games.cards.tables import bits as bits_of
 
 #: ranks (indices into "23456789TJQKA") worth keeping in the reserve: Ten to King
 RESERVE_RANKS = range(8, 12)

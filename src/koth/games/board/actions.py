@@ -15,7 +15,8 @@ from itertools import combinations_with_replacement, permutations
 from typing import Final
 
 from koth.core.errors import InvalidActionError
-from koth.games.board.board import (
+from koth.core.notation import notation_repr
+from koth.games.board.tables import (
     ARRANGEMENT_INDEX,
     ARRANGEMENTS,
     CENTER,
@@ -48,51 +49,69 @@ DROPS: Final[tuple[tuple[int, ...], ...]] = (
 MAX_PLAYERS: Final = 4
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Roll:
     face: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"roll {self.face}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TerrainDraw:
     ring: int
     arrangement: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"terrain ring{self.ring} " + "".join(TERRAIN_LETTERS[t] for t in self.arrangement)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class AreaDraw:
     areas: tuple[int, ...]  # the area number of each seat
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "areas " + ",".join(map(str, self.areas))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Place:
     index: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"place 1.{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Exclude:
     unit: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"exclude {UNIT_NAMES[self.unit]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Recruit:
     unit: int
     by_move: bool = False
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"recruit {UNIT_NAMES[self.unit]}" + (" by move" if self.by_move else "")
@@ -102,12 +121,15 @@ def _by(pay: int) -> str:
     return "" if pay == PAY_MOVE else f" by {PAY_NAMES[pay]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Move:
     unit: int
     src: int
     dst: int
     pay: int = PAY_MOVE
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"move {UNIT_NAMES[self.unit]} {LOC_NAMES[self.src]}>{LOC_NAMES[self.dst]}" + _by(
@@ -115,7 +137,7 @@ class Move:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Attack:
     """Two fighters assault an enemy blocker: ``lose`` dies, ``keep`` may move in."""
 
@@ -123,6 +145,9 @@ class Attack:
     lose: int
     keep: int
     pays: tuple[int, int] = (PAY_MOVE, PAY_MOVE)
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         where = LOC_NAMES[self.target]
@@ -132,7 +157,7 @@ class Attack:
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Ally:
     """The active player's fighter at ``own`` and ``helper``'s fighter at ``helper_from``
     attack the blocker on ``target`` together."""
@@ -143,6 +168,9 @@ class Ally:
     helper_from: int
     pay: int = PAY_MOVE
 
+    def __repr__(self) -> str:
+        return notation_repr(self)
+
     def __str__(self) -> str:
         return (
             f"ally {LOC_NAMES[self.target]} from {LOC_NAMES[self.own]} with {self.helper} "
@@ -150,43 +178,58 @@ class Ally:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Answer:
     accept: bool
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "accept" if self.accept else "decline"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TurnRing:
     ring: int
     right: bool
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"turn ring{self.ring} {'right' if self.right else 'left'}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class MoveArea:
     index: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"area 1.{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Swap:
     a: int
     b: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"swap {LOC_NAMES[self.a]} {LOC_NAMES[self.b]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class End:
     drop: tuple[int, ...] = ()  # dice categories given up when the choice matters
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         if not self.drop:

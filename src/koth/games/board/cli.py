@@ -12,11 +12,12 @@ from rich.console import Console
 
 from koth.core.chance import sample_outcome
 from koth.core.errors import IllegalActionError, InvalidActionError, InvalidParamsError
+from koth.core.record import GameRecord
 from koth.core.state import GameState
 from koth.games.board.actions import GRAMMAR, Action
 from koth.games.board.game import BoardGame
 from koth.games.board.render import PLAYER_STYLES, board_renderable
-from koth.games.terminal import EndOfInput, Handover, make_opponent, read_line
+from koth.games.terminal import EndOfInput, Handover, OpponentFactory, play_services, read_line
 
 HUMAN = "human"
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
@@ -43,7 +44,14 @@ def build_params(players: int, variant: list[str], settings: list[str]) -> dict[
 class Table:
     """One terminal game: seats, the console, and the way each seat decides."""
 
-    def __init__(self, console: Console, game: BoardGame, seats: list[str], seed: int | None):
+    def __init__(
+        self,
+        console: Console,
+        game: BoardGame,
+        seats: list[str],
+        seed: int | None,
+        make_opponent: OpponentFactory,
+    ):
         self.console, self.game, self.seats = console, game, seats
         self.rng = random.Random(seed)
         self.agents = {
@@ -124,6 +132,7 @@ class Table:
 
 
 def play_board(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", min=2, max=4, help="2 to 4 players.")] = 2,
     vs: Annotated[
         list[str] | None,
@@ -150,7 +159,7 @@ def play_board(
     seats = [HUMAN, *opponents, *["random"] * (players - 1 - len(opponents))]
     try:
         game = BoardGame(build_params(players, list(variant or []), list(settings or [])))
-        table = Table(console, game, seats, seed)
+        table = Table(console, game, seats, seed, play_services(ctx).make_opponent)
     except InvalidParamsError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from None
@@ -159,10 +168,10 @@ def play_board(
     except EndOfInput:
         console.print("\ninput ended: the game is abandoned")
         if record is not None:
-            table.state.record(seed=seed, seats=seats).save(record)
+            GameRecord.from_state(table.state, seed=seed, seats=seats).save(record)
             console.print(f"record so far saved to {record}")
         return
     console.print(f"[bold]{state.outcome()}[/bold]  returns {list(state.returns())}")
     if record is not None:
-        state.record(seed=seed, seats=seats).save(record)
+        GameRecord.from_state(state, seed=seed, seats=seats).save(record)
         console.print(f"record saved to {record}")

@@ -26,7 +26,9 @@ from koth.games.board.actions import (
     TerrainDraw,
     TurnRing,
 )
-from koth.games.board.board import (
+from koth.games.board.legal import die_counts
+from koth.games.board.state import BoardState, Phase
+from koth.games.board.tables import (
     ALLOWED_TERRAIN,
     CENTER,
     LOC_NAMES,
@@ -36,8 +38,6 @@ from koth.games.board.board import (
     TERRAIN_NAMES,
     UNIT_NAMES,
 )
-from koth.games.board.legal import die_counts
-from koth.games.board.state import BoardState, Phase
 
 if TYPE_CHECKING:
     from koth.games.board.rules import Rules

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from koth.games.board.board import (
+from koth.games.board.state import BoardState, occupancy_masks
+from koth.games.board.tables import (
     ALLOWED_TERRAIN,
     CENTER,
     LOC_NAMES,
@@ -16,7 +17,6 @@ from koth.games.board.board import (
     UNIT_NAMES,
     UNITS_PER_PLAYER,
 )
-from koth.games.board.state import BoardState, occupancy_masks
 
 if TYPE_CHECKING:
     from koth.games.board.rules import Rules

@@ -26,7 +26,10 @@ from koth.games.board.actions import (
     Swap,
     TurnRing,
 )
-from koth.games.board.board import (
+from koth.games.board.params import BoardParams
+from koth.games.board.state import BoardState, Phase
+from koth.games.board.tables import (
+    BLOCKER,
     CENTER,
     DIFFICULT,
     EDGES,
@@ -43,14 +46,11 @@ from koth.games.board.board import (
     STRIDE,
     TOTAL_UNITS,
 )
-from koth.games.board.params import BoardParams
-from koth.games.board.state import BoardState, Phase
 
 ROLL_OUTCOMES: Final[tuple[tuple[Action, float], ...]] = tuple(
     (Roll(f), 1 / 6) for f in range(1, 7)
 )
 ANSWERS: Final[tuple[Action, ...]] = (Answer(True), Answer(False))
-ZEROS: Final[tuple[int, ...]] = (0,) * NUM_LOCS
 SWAPS: Final[tuple[Action, ...]] = tuple(Swap(a, b) for a, b in EDGES)
 RING_TURNS: Final[tuple[Action, ...]] = tuple(
     TurnRing(ring, right) for ring in range(1, 5) for right in (False, True)
@@ -78,68 +78,68 @@ RECRUITS: Final[tuple[tuple[Action, Action], ...]] = tuple(
 # ---- location sets as bit masks (bit ``loc`` set), for the movement search
 #: ring tiles and the center: the locations a search passes through
 PLAYFIELD: Final = (1 << (CENTER + 1)) - 1
-#: per byte of a location mask (bits 8k..8k+7): the static neighbours of those
-#: locations, and the locations themselves in increasing order
-_NEIGHBOUR_MASKS: Final = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
-_NEIGHBOUR_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(
+#: per tile (and the center): the mask of its static neighbours (B1)
+NEIGHBOUR_MASKS: Final = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
+
+
+def _by_byte(masks: tuple[int, ...]) -> tuple[int, ...]:
+    """A table that ORs ``masks[i]`` over the set bits ``i`` of a 29-bit mask with four
+    lookups: entry ``256 * k + b`` is the union for the bits ``b`` of byte ``k``."""
+    return tuple(
         reduce(
-            or_,
-            (_NEIGHBOUR_MASKS[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i <= CENTER),
-            0,
+            or_, (masks[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(masks)), 0
         )
+        for k in range(4)
         for b in range(256)
     )
-    for k in range(4)
-)
-_N0: Final = _NEIGHBOUR_BYTES[0]
-_N1: Final = _NEIGHBOUR_BYTES[1]
-_N2: Final = _NEIGHBOUR_BYTES[2]
-_N3: Final = _NEIGHBOUR_BYTES[3]
-_LOC_BYTES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+
+
+#: NEIGHBOURS_BY_BYTE[256 * k + b]: the neighbours of the locations of bits b of byte k
+NEIGHBOURS_BY_BYTE: Final = _by_byte(NEIGHBOUR_MASKS)
+#: LOCS_BY_BYTE[k][b]: the locations of the set bits b of byte k, in increasing order
+LOCS_BY_BYTE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(7)
 )
-_ALL_EDGES: Final = (1 << len(EDGES)) - 1
-
-
-#: per byte of a tile mask: the edges (bit = index in EDGES) whose first tile (a) or
-#: second tile (b) is among those tiles
-_EDGE_A_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
+ALL_EDGES: Final = (1 << len(EDGES)) - 1
+#: EDGES_FROM_BYTE / EDGES_TO_BYTE[256 * k + b]: the edges (bit = index in EDGES) whose
+#: first (a) / second (b) tile is among the tiles of bits b of byte k
+EDGES_FROM_BYTE: Final = _by_byte(
     tuple(
-        reduce(
-            or_, (1 << e for e, (a, _) in enumerate(EDGES) if a >> 3 == k and b >> (a & 7) & 1), 0
-        )
-        for b in range(256)
+        reduce(or_, (1 << e for e, (a, _) in enumerate(EDGES) if a == t), 0)
+        for t in range(NUM_TILES)
     )
-    for k in range(4)
 )
-_EDGE_B_BYTES: Final[tuple[tuple[int, ...], ...]] = tuple(
+EDGES_TO_BYTE: Final = _by_byte(
     tuple(
-        reduce(
-            or_, (1 << e for e, (_, z) in enumerate(EDGES) if z >> 3 == k and b >> (z & 7) & 1), 0
-        )
-        for b in range(256)
+        reduce(or_, (1 << e for e, (_, z) in enumerate(EDGES) if z == t), 0)
+        for t in range(NUM_TILES)
     )
-    for k in range(4)
 )
-_A0: Final = _EDGE_A_BYTES[0]
-_A1: Final = _EDGE_A_BYTES[1]
-_A2: Final = _EDGE_A_BYTES[2]
-_A3: Final = _EDGE_A_BYTES[3]
-_B0: Final = _EDGE_B_BYTES[0]
-_B1: Final = _EDGE_B_BYTES[1]
-_B2: Final = _EDGE_B_BYTES[2]
-_B3: Final = _EDGE_B_BYTES[3]
 
 
-def _edges_from(tiles: int) -> int:
+def union_by_byte(table: tuple[int, ...], mask: int) -> int:
+    """The union of a ``_by_byte`` table's entries over the set bits of ``mask``."""
+    return (
+        table[mask & 255]
+        | table[256 + (mask >> 8 & 255)]
+        | table[512 + (mask >> 16 & 255)]
+        | table[768 + (mask >> 24 & 255)]
+    )
+
+
+def neighbours_of(locs: int) -> int:
+    """The locations next to any of ``locs`` (tiles and the center; B1)."""
+    return union_by_byte(NEIGHBOURS_BY_BYTE, locs)
+
+
+def edges_from(tiles: int) -> int:
     """The edges whose first tile is in ``tiles``."""
-    return _A0[tiles & 255] | _A1[tiles >> 8 & 255] | _A2[tiles >> 16 & 255] | _A3[tiles >> 24]
+    return union_by_byte(EDGES_FROM_BYTE, tiles)
 
 
-def _edges_to(tiles: int) -> int:
+def edges_to(tiles: int) -> int:
     """The edges whose second tile is in ``tiles``."""
-    return _B0[tiles & 255] | _B1[tiles >> 8 & 255] | _B2[tiles >> 16 & 255] | _B3[tiles >> 24]
+    return union_by_byte(EDGES_TO_BYTE, tiles)
 
 
 #: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
@@ -158,9 +158,7 @@ def _balls() -> tuple[tuple[int, ...], ...]:
         for loc in range(CENTER + 1):
             ball = frontier = 1 << loc
             for _ in range(radius):
-                frontier = reduce(
-                    or_, (_NEIGHBOUR_MASKS[x] for x in range(CENTER + 1) if frontier >> x & 1), 0
-                )
+                frontier = neighbours_of(frontier)
                 ball |= frontier
             row.append(ball & ~(1 << loc))
         result.append(tuple(row))
@@ -175,8 +173,10 @@ _REACH_LIMIT: Final = 100_000
 
 
 def reach_key(reach: int, src: int, stop: int) -> int:
-    """The ``_REACH`` key of a search (reach < 4, src < 64)."""
-    return (stop << 6 | src) << 2 | reach
+    """The ``_REACH`` key of a search (reach < 8, src < 64). Runner ranges go up to 4
+    (B9), so the reach takes three bits: with two, a reach of 4 ran into the source's
+    lowest bit and a runner on an even tile was given the moves of the next tile's."""
+    return (stop << 6 | src) << 3 | reach
 
 
 def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
@@ -189,12 +189,7 @@ def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
         if not frontier:
             break
         passed |= frontier
-        new = (
-            _N0[frontier & 255]
-            | _N1[frontier >> 8 & 255]
-            | _N2[frontier >> 16 & 255]
-            | _N3[frontier >> 24 & 255]
-        ) & ~visited
+        new = neighbours_of(frontier) & ~visited
         visited |= new
         frontier = new & ~stop
     if len(_REACH) >= _REACH_LIMIT:
@@ -233,7 +228,7 @@ def locs_of(mask: int) -> list[int]:
     out: list[int] = []
     k = 0
     while mask:
-        out += _LOC_BYTES[k][mask & 255]
+        out += LOCS_BY_BYTE[k][mask & 255]
         mask >>= 8
         k += 1
     return out
@@ -275,6 +270,8 @@ _PAY_PAIRS: Final[
 _ENDS: Final[dict[tuple[bool, int, tuple[int, int, int]], tuple[Action, ...]]] = {}
 
 
+#: bound on the swaps remembered for one terrain (a few hundred placements come back)
+_SWAPS_LIMIT: Final = 5_000
 #: what LegalActions.terrain_masks returns
 _TerrainMasks = tuple[int, int, int, int, int, int, int]
 
@@ -314,6 +311,9 @@ class LegalActions:
     #: (terrain, terrain_masks(terrain)) of the last terrain met, read and written as one
     #: tuple so that sharing the rules between threads stays safe
     _last_terrain: tuple[tuple[int, ...] | None, _TerrainMasks] = (None, (0,) * 7)
+    #: (terrain, the swaps by placement of fighters and blockers) for the last terrain
+    #: met in ``_swaps_of``, likewise
+    _last_swaps: tuple[tuple[int, ...] | None, dict[int, tuple[Action, ...]]] = (None, {})
     #: (area_pos, _attached(area_pos)) of the last placement of the areas met, likewise
     _last_attached: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
 
@@ -384,138 +384,142 @@ class LegalActions:
         return attached
 
     def turn_actions(self, s: BoardState, p: int) -> list[Action]:
-        n = self.n
-        units = s.units
-        pool = s.dice[p]
-        n_recruit, n_move, n_turn = die_counts(pool)
+        """Every action of the active player ``p`` in a turn, in id order: recruits,
+        unit moves, assaults and alliance offers, turning, ends."""
+        n_recruit, n_move, n_turn = die_counts(s.dice[p])
         hand = s.hand
-        hp = p * 3
-        excluded = s.excluded[p]
+        nothing_in_play = hand[p * 3] + hand[p * 3 + 1] + hand[p * 3 + 2] == TOTAL_UNITS
+        attached = self._attached(s.area_pos)
         actions: list[Action] = []
 
-        # ---- recruit (B8); a move die recruits when nothing is in play (B7)
-        nothing_in_play = hand[hp] + hand[hp + 1] + hand[hp + 2] == TOTAL_UNITS
+        # Generate recruits (B8): a unit in hand, not the excluded type, runners from
+        # their first round; paid by a recruit die, or by a move die while nothing is in
+        # play (B7.4).
         recruit_by_move = bool(n_move) and nothing_in_play
         if n_recruit or recruit_by_move:
-            runner_round = self.runner_first_round
+            excluded = s.excluded[p]
+            runners_too = s.round >= self.runner_first_round
             for t in range(3):
-                if hand[hp + t] and t != excluded and (t != RUNNER or s.round >= runner_round):
+                if hand[p * 3 + t] and t != excluded and (t != RUNNER or runners_too):
                     if n_recruit:
                         actions.append(RECRUITS[t][0])
                     if recruit_by_move:
                         actions.append(RECRUITS[t][1])
 
-        pays = _PAYS[
-            bool(n_move), bool(n_recruit) and self.all_recruited(s, p), n_turn >= 2
-        ]  # how a move may be paid now (B7.4, B8)
-        base = p * STRIDE
-        own_area = CENTER + s.area_of[p]
-        area_pos = s.area_pos
-        attached = self._attached(area_pos)
-        occupied = s.occupied
-        searched = bool(pays) and not nothing_in_play  # occupancy masks combined below
-        if searched:
-            # Occupancy masks (bit ``loc``): own and enemy units of each type.
-            own_r = occupied[hp]
-            own_f = occupied[hp + 1]
-            own_b = occupied[hp + 2]
-            enemy_r = enemy_f = enemy_b = 0
-            for q in range(n):
-                if q != p:
-                    enemy_r |= occupied[q * 3]
-                    enemy_f |= occupied[q * 3 + 1]
-                    enemy_b |= occupied[q * 3 + 2]
-            # own stacks at their limit
-            full = 0
-            for loc in locs_of(own_r | own_f | own_b):
-                k = base + loc * 3
-                if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
-                    full |= 1 << loc
-            masks = self.terrain_masks(s.terrain)
-            light = masks[0]
-            normal = masks[1]
-            center = 1 << CENTER
-            # per unit type: where it may stand (tiles of allowed terrain, the center)
-            passable = (PLAYFIELD, light | normal | center, light | center)
-            enemy_fb = enemy_f | enemy_b
-            enemy_any = enemy_fb | enemy_r
-            own_pos = area_pos[own_area - CENTER - 1] if own_area > CENTER else -1
-            own_bit = 1 << own_area
-            own_touch = 1 << own_pos if own_pos >= 0 else 0  # the tile next to the own area
-            blocked_runner = enemy_fb | (own_f | own_b if self.runners_blocked_by_own else 0)
-            ranges = self.ranges
-            pay_set = 0  # the payments as a bit set, for the memo of move lists
-            for pay in pays:
-                pay_set |= 1 << pay
-            for t, positions in ((0, own_r), (1, own_f), (2, own_b)):
-                if not positions:
-                    continue
-                reach = ranges[t]
-                if t == RUNNER:
-                    stop = blocked_runner  # B10: never onto or over enemy fighters, blockers
-                    target_ok = PLAYFIELD & ~blocked_runner & ~full
-                else:
-                    stop = ~passable[t] | enemy_any
-                    target_ok = passable[t] & ~full & ~enemy_b
-                    if t != FIGHTER:
-                        target_ok &= ~enemy_f
-                # tiles whose blocking matters: those a search may pass, reach - 1 away
-                balls = _BALLS[reach - 1]
-                for src in locs_of(positions):
-                    if src > CENTER:  # an area: its one neighbour is the tile it touches
-                        visited = 1 << src
-                        pos = area_pos[src - CENTER - 1]
-                        frontier = 1 << pos if pos >= 0 else 0
-                        visited |= frontier
-                        dests = frontier & target_ok
-                        frontier &= ~stop
-                        for _ in range(reach - 1):
-                            if not frontier:
-                                break
-                            if frontier & own_touch and not visited & own_bit:
-                                visited |= own_bit  # the own area: a dead end, never passed
-                                dests |= own_bit
-                            new = (
-                                _N0[frontier & 255]
-                                | _N1[frontier >> 8 & 255]
-                                | _N2[frontier >> 16 & 255]
-                                | _N3[frontier >> 24 & 255]
-                            ) & ~visited
-                            visited |= new
-                            dests |= new & target_ok
-                            frontier = new & ~stop
-                    else:
-                        near = stop & balls[src]
-                        found = _REACH.get((near << 6 | src) << 2 | reach)  # reach_key
-                        if found is None:
-                            found = _search(reach, src, near)
-                        seen, passed = found
-                        dests = seen & target_ok
-                        if passed & own_touch:
-                            dests |= own_bit  # the own area: a dead end, never passed
-                    if not dests:
-                        continue
-                    moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
-                    if moves is None:
-                        moves = _moves_to(t, src, pays, dests)
-                    actions += moves
-
-            # ---- assault on a blocker (B11) and alliance offers (B13)
+        # Generate unit moves (B9-B12), then assaults (B11.2) and alliance offers (B13),
+        # each paid as a move may be paid now (B7, B7.4).
+        pays = _PAYS[bool(n_move), bool(n_recruit) and self.all_recruited(s, p), n_turn >= 2]
+        if pays and not nothing_in_play:
+            terrain = self.terrain_masks(s.terrain)
+            enemy_blockers = self._add_unit_moves(s, p, pays, terrain, actions)
             # blockers not on difficult terrain, next to (a slot of) an own fighter: the
             # others have no own fighter to assault or ally from
-            targets = [d for d in locs_of(enemy_b & passable[1]) if own_f & ORIGIN_SLOT_MASKS[d]]
+            own_fighters = s.occupied[p * 3 + FIGHTER]
+            standing = terrain[0] | terrain[1] | 1 << CENTER
+            targets = [
+                d for d in locs_of(enemy_blockers & standing) if own_fighters & ORIGIN_SLOT_MASKS[d]
+            ]
             if targets:
                 self._assaults(s, p, pays, targets, attached, actions)
 
-        # ---- turning (B14)
+        # Generate turning (B14): ring turns, the own area to a free position, swaps.
         if n_turn:
             actions += RING_TURNS
             actions += [AREA_MOVES[i] for i in range(RING_SIZE) if attached[i] < 0]
             actions += self._swaps(s)
 
-        # ---- end of turn (B7)
+        # Generate the ends of the turn (B7, B7.1).
         actions.extend(self._ends(s, n_recruit, n_move, n_turn))
         return actions
+
+    def _add_unit_moves(
+        self,
+        s: BoardState,
+        p: int,
+        pays: tuple[int, ...],
+        terrain: _TerrainMasks,
+        actions: list[Action],
+    ) -> int:
+        """Append every move of one of ``p``'s units (B9-B12), with each payment of
+        ``pays``, in id order (``terrain``: ``terrain_masks`` of the state); returns the
+        mask of the enemy blockers (for the assaults)."""
+        units = s.units
+        occupied = s.occupied
+        hp = p * 3
+        own_r = occupied[hp]
+        own_f = occupied[hp + 1]
+        own_b = occupied[hp + 2]
+        enemy_r = enemy_f = enemy_b = 0
+        for q in range(self.n):
+            if q != p:
+                enemy_r |= occupied[q * 3]
+                enemy_f |= occupied[q * 3 + 1]
+                enemy_b |= occupied[q * 3 + 2]
+        # B5: own stacks at their limit take no more units
+        full = 0
+        base = p * STRIDE
+        for loc in locs_of(own_r | own_f | own_b):
+            k = base + loc * 3
+            if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
+                full |= 1 << loc
+        center = 1 << CENTER
+        # B9: per unit type, where it may stand (tiles of allowed terrain, the center)
+        passable = (PLAYFIELD, terrain[0] | terrain[1] | center, terrain[0] | center)
+        enemy_any = enemy_f | enemy_b | enemy_r
+        own_area = CENTER + s.area_of[p]
+        area_pos = s.area_pos
+        own_pos = area_pos[own_area - CENTER - 1] if own_area > CENTER else -1
+        own_bit = 1 << own_area
+        own_touch = 1 << own_pos if own_pos >= 0 else 0  # the tile next to the own area
+        # B10: runners never onto or over enemy fighters or blockers (option: own too)
+        blocked_runner = enemy_f | enemy_b | (own_f | own_b if self.runners_blocked_by_own else 0)
+        ranges = self.ranges
+        pay_set = 0  # the payments as a bit set, for the memo of move lists
+        for pay in pays:
+            pay_set |= 1 << pay
+        for t, positions in ((RUNNER, own_r), (FIGHTER, own_f), (BLOCKER, own_b)):
+            if not positions:
+                continue
+            reach = ranges[t]
+            # stop: what a path may not pass (B9.1, B10); target_ok: where it may end
+            # (B5; B10; B11: no fighter onto an enemy blocker; B12, B12.3: no blocker
+            # onto an enemy fighter or blocker)
+            if t == RUNNER:
+                stop = blocked_runner
+                target_ok = PLAYFIELD & ~blocked_runner & ~full
+            else:
+                stop = ~passable[t] | enemy_any
+                target_ok = passable[t] & ~full & ~enemy_b
+                if t == BLOCKER:
+                    target_ok &= ~enemy_f
+            for src in locs_of(positions):
+                # A search of ``steps`` steps from ``start``; from the own area (B3.1)
+                # the first step is onto the one tile it touches, and the search goes on
+                # from there unless that tile stops it.
+                start, steps, dests = src, reach, 0
+                if src > CENTER:
+                    start = area_pos[src - CENTER - 1]
+                    if start < 0:
+                        continue
+                    dests = 1 << start & target_ok
+                    steps = 0 if stop >> start & 1 else reach - 1
+                if steps:
+                    # only the tiles a search may pass, steps - 1 away, make its memo key
+                    near = stop & _BALLS[steps - 1][start]
+                    found = _REACH.get((near << 6 | start) << 3 | steps)  # reach_key
+                    if found is None:
+                        found = _search(steps, start, near)
+                    seen, passed = found
+                    dests |= seen & target_ok
+                    if passed & own_touch and src <= CENTER:
+                        dests |= own_bit  # B3.1: back into the own area, a dead end
+                if not dests:
+                    continue
+                moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
+                if moves is None:
+                    moves = _moves_to(t, src, pays, dests)
+                actions += moves
+        return enemy_b
 
     def _assaults(
         self,
@@ -581,16 +585,16 @@ class LegalActions:
         same = 0
         for kind in (light, normal, difficult, unknown):
             if kind:
-                same |= _edges_from(kind) & _edges_to(kind)
+                same |= edges_from(kind) & edges_to(kind)
         not_light = normal | difficult
         masks = (
             light,
             normal,
-            _ALL_EDGES & ~same,
-            _edges_from(difficult),
-            _edges_to(difficult),
-            _edges_from(not_light),
-            _edges_to(not_light),
+            ALL_EDGES & ~same,
+            edges_from(difficult),
+            edges_to(difficult),
+            edges_from(not_light),
+            edges_to(not_light),
         )
         self._last_terrain = (terrain, masks)
         return masks
@@ -615,38 +619,31 @@ class LegalActions:
         tiles = (1 << NUM_TILES) - 1
         occupied = (fighters | blockers) & tiles
         blockers &= tiles
-        # edges whose a (or b) tile holds a fighter or blocker, or a blocker
-        a_occupied = (
-            _A0[occupied & 255]
-            | _A1[occupied >> 8 & 255]
-            | _A2[occupied >> 16 & 255]
-            | _A3[occupied >> 24]
-        )
-        b_occupied = (
-            _B0[occupied & 255]
-            | _B1[occupied >> 8 & 255]
-            | _B2[occupied >> 16 & 255]
-            | _B3[occupied >> 24]
-        )
-        a_blocker = (
-            _A0[blockers & 255]
-            | _A1[blockers >> 8 & 255]
-            | _A2[blockers >> 16 & 255]
-            | _A3[blockers >> 24]
-        )
-        b_blocker = (
-            _B0[blockers & 255]
-            | _B1[blockers >> 8 & 255]
-            | _B2[blockers >> 16 & 255]
-            | _B3[blockers >> 24]
-        )
-        refused = (
-            (b_difficult & a_occupied)
-            | (a_difficult & b_occupied)
-            | (b_not_light & a_blocker)
-            | (a_not_light & b_blocker)
-        )
-        return [SWAPS[e] for e in locs_of(differ & ~refused)]
+        # Units move a tile at a time: the same placement comes back turn after turn,
+        # and its swaps are remembered per terrain layout.
+        last, memo = self._last_swaps
+        if last is not terrain:
+            memo = {}
+            self._last_swaps = (terrain, memo)
+        key = occupied << NUM_TILES | blockers
+        swaps = memo.get(key)
+        if swaps is None:
+            # the edges whose first (a) or second (b) tile holds a fighter or blocker,
+            # or a blocker
+            a_occupied = edges_from(occupied)
+            b_occupied = edges_to(occupied)
+            a_blocker = edges_from(blockers)
+            b_blocker = edges_to(blockers)
+            refused = (
+                (b_difficult & a_occupied)
+                | (a_difficult & b_occupied)
+                | (b_not_light & a_blocker)
+                | (a_not_light & b_blocker)
+            )
+            if len(memo) >= _SWAPS_LIMIT:
+                memo.clear()
+            swaps = memo[key] = tuple([SWAPS[e] for e in locs_of(differ & ~refused)])
+        return list(swaps)
 
     def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
         key = (s.turn >= self.n, s.slots, (n_recruit, n_move, n_turn))

@@ -10,8 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from koth.core.players import PlayerId
-from koth.games.board.board import CENTER, RING_SIZE, TERRAIN_LETTERS, die_category, tile_loc
+from koth.games.board.observe import unit_code
 from koth.games.board.state import BoardState, Phase
+from koth.games.board.tables import CENTER, RING_SIZE, TERRAIN_LETTERS, die_category, tile_loc
 
 if TYPE_CHECKING:
     from koth.games.board.game import BoardGame
@@ -22,8 +23,6 @@ DIE_MARKS = ("r", "m", "t")
 
 
 def _units_text(state: BoardState, loc: int, n: int) -> Text:
-    from koth.games.board.game import unit_code
-
     text = Text()
     for q in range(n):
         code = unit_code(state, q, loc)

@@ -31,7 +31,10 @@ from koth.games.board.actions import (
     TurnRing,
     area_permutations,
 )
-from koth.games.board.board import (
+from koth.games.board.legal import ROLL_OUTCOMES, LegalActions
+from koth.games.board.params import BoardParams
+from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
+from koth.games.board.tables import (
     ARRANGEMENTS,
     BLOCKER,
     CENTER,
@@ -47,9 +50,6 @@ from koth.games.board.board import (
     TURN_DIE,
     UNITS_PER_PLAYER,
 )
-from koth.games.board.legal import ROLL_OUTCOMES, LegalActions
-from koth.games.board.params import BoardParams
-from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
 
 #: the ToMove of each seat's decisions, shared (ToMove is an immutable value)
 _TO_MOVE_PLAYER: Final = tuple(ToMove.player(p) for p in range(4))

@@ -8,7 +8,14 @@ from typing import Final
 
 from koth.core.fastdata import fast_constructors
 from koth.games.board.actions import Ally
-from koth.games.board.board import NUM_LOCS, STRIDE
+from koth.games.board.tables import (
+    LOC_NAMES,
+    NUM_LOCS,
+    RING_SIZE,
+    STRIDE,
+    TERRAIN_LETTERS,
+    UNIT_LETTERS,
+)
 
 
 class Phase(enum.IntEnum):
@@ -201,10 +208,7 @@ class BoardState:
         return hash(self.fields())
 
     def __repr__(self) -> str:
-        shown = ", ".join(
-            f"{name}={value!r}" for name, value in zip(FIELD_NAMES, self.fields(), strict=True)
-        )
-        return f"BoardState({shown})"
+        return f"BoardState({position_text(self)!r})"
 
     def __reduce__(self) -> tuple[type[BoardState], tuple[object, ...]]:
         # pickling (worker processes, Ray) rebuilds through __init__
@@ -212,6 +216,53 @@ class BoardState:
 
     def active(self) -> int:
         return self.order[self.turn % len(self.order)]
+
+
+def units_code(counts: tuple[int, ...]) -> str:
+    """``R1F2``: counts of (runners, fighters, blockers), as the test builders write them."""
+    return "".join(f"{UNIT_LETTERS[t]}{count}" for t, count in enumerate(counts) if count)
+
+
+def position_text(s: BoardState, secrets: bool = True) -> str:
+    """The whole position on one line, in the notation of the rules and the test
+    builders: phase, round, turn and slots used; the terrain of rings 1-4; then per
+    seat its area and where it touches, its units by location, hand, dice and points
+    (and, with ``secrets``, its excluded type: leave them out for a player's eyes);
+    then a pending offer, declined helpers, the countdown and the end, when there are.
+
+    ``TURN round 4 turn 0 slots 0 | LLLNNDD/LLLNNDD/LLLNNDD/LLLNNDD | P0 A1@1.0
+    2.1:R1F2 hand R1F3B2 dice 356 points 0 | P1 A2@1.2 C:R1 hand R1F5B2 dice - points 0``
+    """
+    rings = "/".join(
+        "".join(TERRAIN_LETTERS[t] if t >= 0 else "?" for t in s.terrain[r : r + RING_SIZE])
+        for r in range(0, len(s.terrain), RING_SIZE)
+    )
+    parts = [f"{s.phase.name} round {s.round} turn {s.turn} slots {s.slots}", rings]
+    for q, area in enumerate(s.area_of):
+        pos = s.area_pos[area - 1] if area else -1
+        where = f"A{area}@" + (f"1.{pos}" if pos >= 0 else "-") if area else "A?"
+        base = q * STRIDE
+        units = [
+            f"{LOC_NAMES[loc]}:{units_code(s.units[base + loc * 3 : base + loc * 3 + 3])}"
+            for loc in range(NUM_LOCS)
+            if any(s.units[base + loc * 3 : base + loc * 3 + 3])
+        ]
+        hand = units_code(s.hand[q * 3 : q * 3 + 3]) or "-"
+        dice = "".join(map(str, s.dice[q])) or "-"
+        seat = " ".join([f"P{q} {where}", *units, f"hand {hand} dice {dice} points {s.points[q]}"])
+        if secrets and s.excluded[q] >= 0:
+            seat += f" excluded {UNIT_LETTERS[s.excluded[q]]}"
+        parts.append(seat)
+    if s.offer is not None:
+        parts.append(f"offer {s.offer}")
+    if s.declined:
+        parts.append(
+            "declined " + ",".join(str(q) for q in range(len(s.area_of)) if s.declined >> q & 1)
+        )
+    parts.append(f"countdown {s.countdown}")
+    if s.termination is not None:
+        parts.append(f"over {s.termination.value} winners {','.join(map(str, s.winners)) or '-'}")
+    return " | ".join(parts)
 
 
 def evolve(
@@ -245,26 +296,26 @@ def evolve(
     the module rebinds the name to a faster equivalent (below).
     """
     return BoardState(
-        s.phase if isinstance(phase, _Keep) else phase,
-        s.terrain if isinstance(terrain, _Keep) else terrain,
-        s.area_of if isinstance(area_of, _Keep) else area_of,
-        s.area_pos if isinstance(area_pos, _Keep) else area_pos,
-        s.order if isinstance(order, _Keep) else order,
-        s.units if isinstance(units, _Keep) else units,
-        s.hand if isinstance(hand, _Keep) else hand,
-        s.excluded if isinstance(excluded, _Keep) else excluded,
-        s.used_types if isinstance(used_types, _Keep) else used_types,
-        s.round if isinstance(round, _Keep) else round,
-        s.turn if isinstance(turn, _Keep) else turn,
-        s.dice if isinstance(dice, _Keep) else dice,
-        s.slots if isinstance(slots, _Keep) else slots,
-        s.declined if isinstance(declined, _Keep) else declined,
-        s.offer if isinstance(offer, _Keep) else offer,
-        s.points if isinstance(points, _Keep) else points,
-        s.countdown if isinstance(countdown, _Keep) else countdown,
-        s.termination if isinstance(termination, _Keep) else termination,
-        s.winners if isinstance(winners, _Keep) else winners,
-        s.occupied if isinstance(occupied, _Keep) else occupied,
+        phase=s.phase if isinstance(phase, _Keep) else phase,
+        terrain=s.terrain if isinstance(terrain, _Keep) else terrain,
+        area_of=s.area_of if isinstance(area_of, _Keep) else area_of,
+        area_pos=s.area_pos if isinstance(area_pos, _Keep) else area_pos,
+        order=s.order if isinstance(order, _Keep) else order,
+        units=s.units if isinstance(units, _Keep) else units,
+        hand=s.hand if isinstance(hand, _Keep) else hand,
+        excluded=s.excluded if isinstance(excluded, _Keep) else excluded,
+        used_types=s.used_types if isinstance(used_types, _Keep) else used_types,
+        round=s.round if isinstance(round, _Keep) else round,
+        turn=s.turn if isinstance(turn, _Keep) else turn,
+        dice=s.dice if isinstance(dice, _Keep) else dice,
+        slots=s.slots if isinstance(slots, _Keep) else slots,
+        declined=s.declined if isinstance(declined, _Keep) else declined,
+        offer=s.offer if isinstance(offer, _Keep) else offer,
+        points=s.points if isinstance(points, _Keep) else points,
+        countdown=s.countdown if isinstance(countdown, _Keep) else countdown,
+        termination=s.termination if isinstance(termination, _Keep) else termination,
+        winners=s.winners if isinstance(winners, _Keep) else winners,
+        occupied=s.occupied if isinstance(occupied, _Keep) else occupied,
     )
 
 

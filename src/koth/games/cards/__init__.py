@@ -14,7 +14,8 @@ from koth.games.cards.actions import (
     Single,
 )
 from koth.games.cards.game import CardsGame
-from koth.games.cards.state import CardsParams, CardsState, CardTermination, FightLog, Phase
+from koth.games.cards.params import CardsParams
+from koth.games.cards.state import CardsState, CardTermination, FightLog, Phase
 
 __all__ = [
     "Attack",

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from koth.core.errors import InvalidActionError
-from koth.games.cards.model import (
+from koth.core.notation import notation_repr
+from koth.games.cards.tables import (
     CARD_VALUES,
     JOKER,
     MAX_RUN_RANK,
@@ -35,11 +36,14 @@ from koth.games.cards.model import (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Deal:
     """Chance: the next card of the deal."""
 
     card: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"deal {card_str(self.card)}"
@@ -48,12 +52,15 @@ class Deal:
         return self.card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Place:
     """Put ``card`` (JOKER: one's own Joker) in the hand or in the reserve."""
 
     card: int
     to_reserve: bool
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"{'reserve' if self.to_reserve else 'hand'} {card_str(self.card)}"
@@ -62,11 +69,14 @@ class Place:
         return 100 + self.card * 2 + self.to_reserve
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Choose:
     """Choose the stack to fight for."""
 
     stack: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return f"stack {STACK_NAMES[self.stack]}"
@@ -75,11 +85,14 @@ class Choose:
         return 300 + self.stack
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Single:
     """Attack with one card."""
 
     card: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return card_str(self.card)
@@ -88,13 +101,16 @@ class Single:
         return 400 + self.card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Run:
     """Attack with a sequence: ranks ``low``..``high`` (indices into RANKS) of ``suit``."""
 
     suit: int
     low: int
     high: int
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "".join(card_str(make_card(r, self.suit)) for r in range(self.low, self.high + 1))
@@ -103,9 +119,12 @@ class Run:
         return 500 + self.suit * 100 + self.low * 10 + self.high
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class JokerPlay:
     """Attack with one's Joker: decline the stack (value 0)."""
+
+    def __repr__(self) -> str:
+        return notation_repr(self)
 
     def __str__(self) -> str:
         return "JK"

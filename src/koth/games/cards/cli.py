@@ -12,14 +12,15 @@ from rich.console import Console
 
 from koth.core.chance import sample_outcome
 from koth.core.errors import IllegalActionError, InvalidActionError, InvalidParamsError
+from koth.core.record import GameRecord
 from koth.core.state import GameState
 from koth.games.cards.actions import GRAMMAR, PLACES, CardsAction, Place, attack_value
 from koth.games.cards.game import CardsGame
-from koth.games.cards.model import bits, card_str
 from koth.games.cards.render import symbol, table_text
 from koth.games.cards.rules import action_card
 from koth.games.cards.state import Phase
-from koth.games.terminal import EndOfInput, Handover, Opponent, make_opponent, read_line
+from koth.games.cards.tables import bits, card_str
+from koth.games.terminal import EndOfInput, Handover, Opponent, play_services, read_line
 
 
 def _describe(action: CardsAction) -> str:
@@ -156,6 +157,7 @@ def symbol_attack(notation: str) -> str:
 
 
 def play_cards(
+    ctx: typer.Context,
     vs: Annotated[
         str,
         typer.Option(
@@ -177,7 +179,7 @@ def play_cards(
         seed = random.randrange(2**31)
     game = CardsGame(jokers=jokers, tens_equal=tens_equal, dealer=dealer)
     try:
-        opponent = make_opponent(vs, game, 1 - human, seed)
+        opponent = play_services(ctx).make_opponent(vs, game, 1 - human, seed)
     except InvalidParamsError as exc:
         raise typer.BadParameter(str(exc), param_hint="--vs") from None
     table = Table(console, game, {0, 1} if hotseat else {human}, opponent, hotseat)
@@ -192,7 +194,9 @@ def play_cards(
         console.print("[yellow]End of input: the game is abandoned.[/yellow]")
     finally:
         if record is not None:
-            state.record(seed=seed, vs=None if hotseat else vs, finished=finished).save(record)
+            GameRecord.from_state(
+                state, seed=seed, vs=None if hotseat else vs, finished=finished
+            ).save(record)
             console.print(f"record saved to {record}")
     if not finished:
         raise typer.Exit(1)

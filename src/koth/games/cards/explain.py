@@ -13,14 +13,15 @@ from koth.games.cards.actions import (
     Single,
     attack_mask,
 )
-from koth.games.cards.model import (
+from koth.games.cards.params import CardsParams
+from koth.games.cards.state import CardsState, Phase
+from koth.games.cards.tables import (
     APEX,
     COVERED_BY,
     STACK_NAMES,
     bits,
     card_str,
 )
-from koth.games.cards.state import CardsParams, CardsState, Phase
 
 _PHASE_NEEDS = {
     Phase.DEAL: ("the cards are being dealt: only chance acts", "C2"),

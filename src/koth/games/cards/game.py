@@ -7,12 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from koth.core.errors import InvalidActionError
+from koth.core.facts import GameFacts
 from koth.core.game import Game
 from koth.core.outcome import Outcome
 from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
 from koth.core.registry import register_game
 from koth.games.cards import actions as act
-from koth.games.cards import observe, rules
+from koth.games.cards import legal, observe, rules
 from koth.games.cards.actions import (
     DEALS,
     CardsAction,
@@ -23,24 +24,13 @@ from koth.games.cards.actions import (
     Run,
     Single,
 )
-from koth.games.cards.model import (
-    ALL_NORMAL,
-    APEX,
-    APEX_JOKER,
-    JOKER_BITS,
-    NORMAL_CARDS,
-    PLAYER_JOKERS,
-    STACK_NAMES,
-    bits,
-    card_str,
-)
+from koth.games.cards.facts import CARDS_FACTS
+from koth.games.cards.invariants import violations
+from koth.games.cards.params import CardsParams
 from koth.games.cards.serialize import state_from_json, state_to_json
-from koth.games.cards.state import (
-    DISCARDED,
-    CardsParams,
-    CardsState,
-    CardTermination,
-    Phase,
+from koth.games.cards.state import DISCARDED, CardsState, CardTermination, Phase
+from koth.games.cards.tables import (
+    NORMAL_CARDS,
 )
 
 _BOTH = ToMove.simultaneous((0, 1))
@@ -132,15 +122,15 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
         phase = state.phase
         # each phase's movers as in to_move (the deal and the end have none)
         if phase is Phase.ATTACK or phase is Phase.TIEBREAK:
-            return rules.legal_attacks(state, player) if player in (0, 1) else []
+            return legal.legal_attacks(state, player) if player in (0, 1) else []
         if phase is Phase.RESERVE:
-            return rules.reserve_choices(state, player) if player in (0, 1) else []
+            return legal.reserve_choices(state, player) if player in (0, 1) else []
         if phase is Phase.CHOOSE:
             if player != rules.chooser(state, self.params):
                 return []
-            return rules.choose_actions(state)
+            return legal.choose_actions(state)
         if phase is Phase.ASSIGN:
-            return rules.assign_choices(state) if player == rules.assignee(state) else []
+            return legal.assign_choices(state) if player == rules.assignee(state) else []
         return []
 
     def apply(self, state: CardsState, player: PlayerId, action: CardsAction) -> CardsState:
@@ -211,37 +201,11 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
             raise ValueError(f"malformed card game state: {exc}") from None
 
     # -------------------------------------------------------------- checking
+    def facts(self) -> GameFacts:
+        return CARDS_FACTS
+
     def invariant_violations(self, state: CardsState) -> list[str]:
-        problems: list[str] = []
-        seen = 0
-        for name, cards in rules.card_zones(state):
-            if seen & cards:
-                twice = ", ".join(card_str(c) for c in bits(seen & cards))
-                problems.append(f"{twice} in {name} and elsewhere")
-            seen |= cards
-        expected = ALL_NORMAL | JOKER_BITS
-        if self.params.jokers == 2:
-            expected &= ~(1 << APEX_JOKER)
-        if seen != expected:
-            missing = ", ".join(card_str(c) for c in bits(expected & ~seen))
-            extra = ", ".join(str(c) for c in bits(seen & ~expected))
-            problems.append(f"cards not accounted for: missing [{missing}] unknown [{extra}]")
-        for player in (0, 1):
-            joker = 1 << PLAYER_JOKERS[player]
-            if not (state.hands[player] | state.reserves[player]) & joker:
-                problems.append(f"player {player}'s Joker left its owner (C10)")
-        apex_expected = (APEX_JOKER,) if self.params.jokers == 3 else ()
-        if state.phase is not Phase.OVER and state.stacks[APEX] != apex_expected:
-            problems.append("the apex stack changed before the end")
-        if state.phase is Phase.DEAL:
-            if state.undealt.bit_count() != NORMAL_CARDS - state.dealt:
-                problems.append("undealt count does not match the deal position")
-        elif state.undealt:
-            problems.append("undealt cards after the deal")
-        for stack, stack_cards in enumerate(state.stacks):
-            if state.gone >> stack & 1 and stack_cards:
-                problems.append(f"stack {STACK_NAMES[stack]} is gone but holds cards")
-        return problems
+        return violations(state, self.params)
 
     # ------------------------------------------------------------- rendering
     def render(self, state: CardsState, player: PlayerId | None) -> str:

@@ -12,7 +12,10 @@ import random
 from typing import Any
 
 from koth.games.cards.actions import JokerPlay
-from koth.games.cards.model import (
+from koth.games.cards.params import CardsParams
+from koth.games.cards.rules import START_CARDS, assignee, chooser, stack_available
+from koth.games.cards.state import DISCARDED, CardsState, FightLog, Phase
+from koth.games.cards.tables import (
     ALL_NORMAL,
     APEX,
     NUM_STACKS,
@@ -24,8 +27,6 @@ from koth.games.cards.model import (
     cards_str,
     mask_of,
 )
-from koth.games.cards.rules import START_CARDS, assignee, chooser, stack_available
-from koth.games.cards.state import DISCARDED, CardsParams, CardsState, FightLog, Phase
 
 
 def top_visible(state: CardsState, stack: int) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from koth.games.cards.model import ROWS, SUIT_SYMBOLS, SUITS
+from koth.games.cards.tables import ROWS, SUIT_SYMBOLS, SUITS
 
 _CELL = 11
 _RED_SUITS = "hd"

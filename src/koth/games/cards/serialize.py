@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from koth.games.cards.actions import Attack, parse_attack
-from koth.games.cards.model import NUM_STACKS, bits, mask_of
 from koth.games.cards.state import CardsState, FightLog, Phase
+from koth.games.cards.tables import NUM_STACKS, bits, mask_of
 
 
 def _cards(mask: int) -> list[int]:

@@ -1,26 +1,12 @@
-"""The immutable state of a card game, its parameters and how it ended."""
+"""The immutable state of a card game and how it ended."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Literal
-
-from pydantic import Field
 
 from koth.core.fastdata import fast_constructors
-from koth.core.params import GameParams
 from koth.games.cards.actions import Attack
-
-
-class CardsParams(GameParams):
-    jokers: Literal[2, 3] = Field(
-        3, description="3: the apex holds a Joker; 2: the apex is an empty stack (C1.1)"
-    )
-    tens_equal: bool = Field(
-        False, description="the text's Variant: all ten-valued single cards tie (C7.1)"
-    )
-    dealer: int = Field(0, ge=0, le=1, description="the player who chooses first (C5)")
 
 
 class Phase(enum.IntEnum):
@@ -89,6 +75,7 @@ class CardsState:
     log: tuple[FightLog, ...] = ()
 
 
-#: ``new_state(*every field)`` and ``evolve(state, **changes)``, the hot paths' fast
-#: equivalents of ``CardsState(...)`` and ``dataclasses.replace``
+#: ``new_state(**every field)`` and ``evolve(state, **changes)``, the hot paths' fast
+#: equivalents of ``CardsState(...)`` and ``dataclasses.replace`` (call both with
+#: keywords: sixteen positional values cannot be read or checked)
 new_state, evolve = fast_constructors(CardsState)

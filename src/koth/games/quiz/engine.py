@@ -47,8 +47,6 @@ __all__ = [
     "legal_declarations",
 ]
 
-_END_RULE = {"king_held": "Q11", "no_challenger": "Q12", "questions_exhausted": "Q13"}
-
 
 def initial_state(config: QuizConfig) -> QuizState:
     """The state before the first question."""
@@ -122,16 +120,23 @@ def _team(state: QuizState, name: str, question: int | None) -> int:
     return i
 
 
+def _game_over(state: QuizState, question: int, then: str = "") -> QuizGameOverError:
+    """The error for an event after the end, citing the rule that ended the game."""
+    reason = state.standings.reason
+    if reason is None:
+        raise ValueError("a finished game without an end reason")  # Standings' invariant
+    return QuizGameOverError(
+        f"the game ended after question {state.questions_played} ({reason}){then}",
+        rule=reason.rule,
+        question=question,
+    )
+
+
 def _open_question(state: QuizState, question: int) -> OpenQuestion:
     oq = state.open
     if oq is None:
         if state.finished:
-            reason = state.standings.reason or ""
-            raise QuizGameOverError(
-                f"the game ended after question {state.questions_played} ({reason})",
-                rule=_END_RULE.get(reason, "Q13"),
-                question=question,
-            )
+            raise _game_over(state, question)
         raise QuizRuleError("no question is open", rule="Q2", question=question)
     if oq.number != question:
         raise QuizRuleError(
@@ -177,13 +182,7 @@ def _with_open(state: QuizState, oq: OpenQuestion | None) -> QuizState:
 def _open(state: QuizState, event: QuestionOpened) -> QuizState:
     q = event.question
     if state.finished:
-        reason = state.standings.reason or ""
-        raise QuizGameOverError(
-            f"the game ended after question {state.questions_played} ({reason}); "
-            "no more questions may be played",
-            rule=_END_RULE.get(reason, "Q13"),
-            question=q,
-        )
+        raise _game_over(state, q, "; no more questions may be played")
     if state.open is not None:
         raise QuizRuleError(f"question {state.open.number} is still open", rule="Q2", question=q)
     expected = state.questions_played + 1

@@ -6,17 +6,13 @@ from rich.table import Table
 
 from koth.games.quiz.situation import Situation
 
-_REASONS = {
-    "king_held": "the King held the Peak",
-    "no_challenger": "no team can overthrow the King any more",
-    "questions_exhausted": "the questions ran out",
-}
-
 
 def situation_table(s: Situation, title: str | None = None) -> Table:
     """The standings as a table, best place first."""
     if s.finished:
-        status = f"finished after question {s.questions_played}: {_REASONS.get(s.reason or '', '')}"
+        status = (
+            f"finished after question {s.questions_played}: {s.reason.text if s.reason else ''}"
+        )
     else:
         status = f"after question {s.questions_played} of {s.total_questions}"
     if s.king is not None:

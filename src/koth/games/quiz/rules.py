@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from koth.games.quiz.config import QuizConfig
 from koth.games.quiz.events import Declaration
 from koth.games.quiz.reachability import challenge_window, challenger_exists
-from koth.games.quiz.state import Note, QuestionRecord, Standings
+from koth.games.quiz.state import EndReason, Note, NoteKind, QuestionRecord, Standings
 
 _INF = float("inf")
 
@@ -70,19 +72,52 @@ def initial_standings(config: QuizConfig) -> Standings:
 def resolve(
     config: QuizConfig, before: Standings, record: QuestionRecord
 ) -> tuple[Standings, tuple[Note, ...]]:
-    """Resolve one question for all teams at once. Declarations that are not legal in
-    ``before`` (possible after a correction) are downgraded to ordinary moves, noted."""
-    steps = config.steps
+    """Resolve one question for all teams at once, in the rules' order: the declarations
+    that stand (Q3, Q8), every team's answer (Q2-Q6), the contest for the Peak (Q7-Q10),
+    the end (Q25). Declarations that are not legal in ``before`` (possible after a
+    correction) are downgraded to ordinary moves, noted."""
+    notes: list[Note] = []
+    jumps, revolts = _standing_declarations(config, before, record, notes)
+    moved = _answer_moves(config, before, record, jumps, revolts)
+    king, king_since, rights = before.king, before.king_since, list(before.revolution_right)
+    for i in revolts:
+        rights[i] = False  # Q8: one Revolution per team and reign
+    if config.kind != "semifinal":
+        king = _contest_for_the_peak(config, before, record, revolts, moved, notes)
+        if king is not None and king != before.king:
+            moved.position[king] = config.steps
+            king_since = record.number
+            rights = [True] * len(rights)  # Q8: a new reign, new rights
+    after = Standings(
+        question=record.number,
+        position=tuple(moved.position),
+        points=tuple(moved.points),
+        last_wrong=tuple(moved.last_wrong),
+        revolution_right=tuple(rights),
+        spurs_left=tuple(moved.spurs_left),
+        spurs_used=tuple(moved.spurs_used),
+        king=king,
+        king_since=king_since,
+    )
+    end = _end_reason(config, after)
+    if end is not None:
+        after = replace(after, finished=True, reason=end)
+    return after, tuple(notes)
+
+
+def _standing_declarations(
+    config: QuizConfig, before: Standings, record: QuestionRecord, notes: list[Note]
+) -> tuple[set[int], set[int]]:
+    """The teams whose jump (Q3) and whose Revolution (Q8) stand; late and illegal
+    declarations become ordinary moves, each noted."""
     q = record.number
     names = config.teams
-    semifinal = config.kind == "semifinal"
-    notes: list[Note] = []
     for i, declared in record.late:
         notes.append(
             Note(
                 q,
                 names[i],
-                "late_declaration",
+                NoteKind.LATE_DECLARATION,
                 f"{declared} declared after the question was read: ordinary move (Q3)",
             )
         )
@@ -96,7 +131,7 @@ def resolve(
                 Note(
                     q,
                     names[i],
-                    "downgraded",
+                    NoteKind.DOWNGRADED,
                     f"{declared} downgraded to an ordinary move: {reason} ({rule})",
                 )
             )
@@ -104,27 +139,58 @@ def resolve(
             jumps.add(i)
         elif declared == "revolution":
             revolts.add(i)
+    return jumps, revolts
 
-    position = list(before.position)
-    points = list(before.points)
-    last_wrong = list(before.last_wrong)
-    spurs_left = list(before.spurs_left)
-    spurs_used = list(before.spurs_used)
-    king = before.king
+
+@dataclass(slots=True)
+class _Moves:
+    """Every team's standing while one question is resolved (lists, changed in place)."""
+
+    position: list[int]
+    points: list[int]
+    last_wrong: list[bool]
+    spurs_left: list[frozenset[int]]
+    spurs_used: list[frozenset[int]]
+    #: right answers one step below the Peak that may take it (Q7, Q10)
+    contenders: list[int]
+
+
+def _answer_moves(
+    config: QuizConfig,
+    before: Standings,
+    record: QuestionRecord,
+    jumps: set[int],
+    revolts: set[int],
+) -> _Moves:
+    """Each team's move and points for its answer: a spur on its step (Q4), the partner
+    bonus (Q5), the two adding up (Q6), a jump's two steps up or one down (Q3), one step
+    up for an ordinary right answer (Q2); the Peak itself only in a semifinal or through
+    the contest (Q7)."""
+    steps = config.steps
+    semifinal = config.kind == "semifinal"
     partner = 1 if record.partner else 0
     below = steps - 1
-    contenders: list[int] = []
+    king = before.king
     judged = record.judged
+    moved = _Moves(
+        position=list(before.position),
+        points=list(before.points),
+        last_wrong=list(before.last_wrong),
+        spurs_left=list(before.spurs_left),
+        spurs_used=list(before.spurs_used),
+        contenders=[],
+    )
+    position, points = moved.position, moved.points
     for i in range(len(position)):
         p = position[i]
         spur = 0
-        left = spurs_left[i]
+        left = moved.spurs_left[i]
         if left and p in left:
-            spurs_left[i] = left - {p}
-            spurs_used[i] = spurs_used[i] | {p}
+            moved.spurs_left[i] = left - {p}
+            moved.spurs_used[i] = moved.spurs_used[i] | {p}
             spur = 1
         if judged[i] is True:
-            last_wrong[i] = False
+            moved.last_wrong[i] = False
             if i in jumps:
                 position[i] = p + 2
                 points[i] += 2 + spur + partner
@@ -136,112 +202,96 @@ def resolve(
                 if semifinal:
                     position[i] = steps
                 elif king is None or i in revolts:
-                    contenders.append(i)
+                    moved.contenders.append(i)
         else:
-            last_wrong[i] = True
+            moved.last_wrong[i] = True
             if i in jumps:
                 position[i] = p - 1
+    return moved
 
-    rights = list(before.revolution_right)
-    for i in revolts:
-        rights[i] = False
-    king_since = before.king_since
-    if not semifinal:
-        times = record.times
 
-        def best(candidates: list[int]) -> int:
-            def key(i: int) -> tuple[int, float, int]:
-                t = times[i]
-                return (-points[i], _INF if t is None else t, i)
+def _contest_for_the_peak(
+    config: QuizConfig,
+    before: Standings,
+    record: QuestionRecord,
+    revolts: set[int],
+    moved: _Moves,
+    notes: list[Note],
+) -> int | None:
+    """The King after this question: an empty Peak goes to the best contender (Q7); a
+    King who answers right, or whom nobody contests, keeps it (Q10); otherwise the best
+    revolutionary overthrows the King, who steps down one step (Q10). The best: most
+    points, then the fastest answer, then the order of the teams."""
+    q = record.number
+    names = config.teams
+    times = record.times
+    points = moved.points
+    contenders = moved.contenders
+    king = before.king
 
-            return min(candidates, key=key)
+    def best(candidates: list[int]) -> int:
+        def key(i: int) -> tuple[int, float, int]:
+            t = times[i]
+            return (-points[i], _INF if t is None else t, i)
 
-        if king is None:
-            if contenders:
-                king = best(contenders)
-                notes.append(Note(q, names[king], "crowned", "reached the Peak: King (Q7)"))
-        elif judged[king] is True or not contenders:
-            for i in sorted(revolts):
-                if judged[i] is True:
-                    notes.append(
-                        Note(
-                            q,
-                            names[i],
-                            "revolution_failed",
-                            "right, but the King answered right and keeps the Peak (Q10)",
-                        )
-                    )
-            if revolts:
-                notes.append(Note(q, names[king], "kept_peak", "kept the Peak (Q10)"))
-        else:
-            old = king
+        return min(candidates, key=key)
+
+    if king is None:
+        if contenders:
             king = best(contenders)
-            position[old] = below
-            notes.append(
-                Note(
-                    q,
-                    names[old],
-                    "overthrown",
-                    f"answered wrong and was overthrown by {names[king]} (Q10)",
-                )
-            )
-            notes.append(Note(q, names[king], "crowned", "won the Revolution: King (Q10)"))
-        if king is not None and king != before.king:
-            position[king] = steps
-            king_since = q
-            rights = [True] * len(position)
-            for i in contenders:
-                if i != king:
-                    notes.append(
-                        Note(
-                            q,
-                            names[i],
-                            "stayed_below",
-                            f"right, but {names[king]} took the Peak: stays one step below "
-                            "(Q7, Q10)",
-                        )
+            notes.append(Note(q, names[king], NoteKind.CROWNED, "reached the Peak: King (Q7)"))
+    elif record.judged[king] is True or not contenders:
+        for i in sorted(revolts):
+            if record.judged[i] is True:
+                notes.append(
+                    Note(
+                        q,
+                        names[i],
+                        NoteKind.REVOLUTION_FAILED,
+                        "right, but the King answered right and keeps the Peak (Q10)",
                     )
-
-    after = Standings(
-        question=q,
-        position=tuple(position),
-        points=tuple(points),
-        last_wrong=tuple(last_wrong),
-        revolution_right=tuple(rights),
-        spurs_left=tuple(spurs_left),
-        spurs_used=tuple(spurs_used),
-        king=king,
-        king_since=king_since,
-    )
-    end = _end_reason(config, after)
-    if end is not None:
-        after = Standings(
-            question=q,
-            position=after.position,
-            points=after.points,
-            last_wrong=after.last_wrong,
-            revolution_right=after.revolution_right,
-            spurs_left=after.spurs_left,
-            spurs_used=after.spurs_used,
-            king=king,
-            king_since=king_since,
-            finished=True,
-            reason=end,
+                )
+        if revolts:
+            notes.append(Note(q, names[king], NoteKind.KEPT_PEAK, "kept the Peak (Q10)"))
+        return king
+    else:
+        old = king
+        king = best(contenders)
+        moved.position[old] = config.steps - 1
+        notes.append(
+            Note(
+                q,
+                names[old],
+                NoteKind.OVERTHROWN,
+                f"answered wrong and was overthrown by {names[king]} (Q10)",
+            )
         )
-    return after, tuple(notes)
+        notes.append(Note(q, names[king], NoteKind.CROWNED, "won the Revolution: King (Q10)"))
+    if king is not None and king != before.king:
+        for i in contenders:
+            if i != king:
+                notes.append(
+                    Note(
+                        q,
+                        names[i],
+                        NoteKind.STAYED_BELOW,
+                        f"right, but {names[king]} took the Peak: stays one step below (Q7, Q10)",
+                    )
+                )
+    return king
 
 
-def _end_reason(config: QuizConfig, after: Standings) -> str | None:
+def _end_reason(config: QuizConfig, after: Standings) -> EndReason | None:
     """Q25: king_held, then questions_exhausted, then no_challenger."""
     total = config.total_questions
     if config.kind == "semifinal":
-        return "questions_exhausted" if after.question >= total else None
+        return EndReason.QUESTIONS_EXHAUSTED if after.question >= total else None
     if after.king is not None and after.king_hold >= config.hold_moves:
-        return "king_held"
+        return EndReason.KING_HELD
     if after.question >= total:
-        return "questions_exhausted"
+        return EndReason.QUESTIONS_EXHAUSTED
     if after.king is not None:
         window = challenge_window(after, config.hold_moves, total)
         if not challenger_exists(after, config.steps, window):
-            return "no_challenger"
+            return EndReason.NO_CHALLENGER
     return None

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from koth.games.quiz.errors import QuizRuleError
 from koth.games.quiz.ranking import needs_lightning, rank
-from koth.games.quiz.state import QuizState
+from koth.games.quiz.state import EndReason, QuizState
 
 
 class TeamLine(BaseModel):
@@ -46,7 +46,7 @@ class Situation(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     finished: bool
-    reason: str | None
+    reason: EndReason | None
     king: str | None
     king_hold: int
     questions_played: int

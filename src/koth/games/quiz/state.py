@@ -6,14 +6,74 @@ Team data are kept as parallel tuples indexed by the team's position in
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from koth.games.quiz.config import QuizConfig
 from koth.games.quiz.events import Declaration, LightningQuestion
 from koth.games.quiz.pvec import PVec
 
-Reason = str  # "king_held" | "no_challenger" | "questions_exhausted"
+
+class EndReason(enum.StrEnum):
+    """Why a game ended (Q25 checks them in this order). The values are the texts the
+    JSON and the web app carry."""
+
+    KING_HELD = "king_held"
+    QUESTIONS_EXHAUSTED = "questions_exhausted"
+    NO_CHALLENGER = "no_challenger"
+
+    @property
+    def rule(self) -> str:
+        """The rule that ends the game so."""
+        return _END_RULES[self]
+
+    @property
+    def text(self) -> str:
+        """The reason in words."""
+        return _END_TEXTS[self]
+
+
+_END_RULES: Final = {
+    EndReason.KING_HELD: "Q11",
+    EndReason.QUESTIONS_EXHAUSTED: "Q13",
+    EndReason.NO_CHALLENGER: "Q12",
+}
+_END_TEXTS: Final = {
+    EndReason.KING_HELD: "the King held the Peak",
+    EndReason.QUESTIONS_EXHAUSTED: "the questions ran out",
+    EndReason.NO_CHALLENGER: "no team can overthrow the King any more",
+}
+
+
+class NoteKind(enum.StrEnum):
+    """What a ``Note`` reports. The values are the texts the JSON and the web app
+    carry."""
+
+    LATE_DECLARATION = "late_declaration"
+    DOWNGRADED = "downgraded"
+    CROWNED = "crowned"
+    OVERTHROWN = "overthrown"
+    KEPT_PEAK = "kept_peak"
+    STAYED_BELOW = "stayed_below"
+    REVOLUTION_FAILED = "revolution_failed"
+
+    @property
+    def rule(self) -> str:
+        """The rule the note applies (a downgrade's text names the exact one)."""
+        return _NOTE_RULES[self]
+
+
+_NOTE_RULES: Final = {
+    NoteKind.LATE_DECLARATION: "Q3",
+    NoteKind.DOWNGRADED: "Q3",
+    NoteKind.CROWNED: "Q7",
+    NoteKind.OVERTHROWN: "Q10",
+    NoteKind.KEPT_PEAK: "Q10",
+    NoteKind.STAYED_BELOW: "Q7",
+    NoteKind.REVOLUTION_FAILED: "Q10",
+}
 
 #: per-team answer slot of the open question: None (no answer) or (time, correct | None)
 AnswerSlot = tuple[float | None, bool | None] | None
@@ -35,7 +95,7 @@ class Standings:
     king_since: int = 0
     """the question on which the King took the Peak (Q11)"""
     finished: bool = False
-    reason: Reason | None = None
+    reason: EndReason | None = None
 
     @property
     def king_hold(self) -> int:
@@ -44,14 +104,11 @@ class Standings:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """Something noteworthy of one question for one team (a downgrade, a coronation...).
-
-    ``kind`` is one of: downgraded, late_declaration, crowned, overthrown, kept_peak,
-    stayed_below, revolution_failed."""
+    """Something noteworthy of one question for one team (a downgrade, a coronation...)."""
 
     question: int
     team: str
-    kind: str
+    kind: NoteKind
     text: str
 
 
