@@ -105,7 +105,7 @@ def _check_results(folder: Path, games: int) -> dict[str, Any]:
         assert game["winner_agents"] == [game["seats"][w] for w in game["winners"]]
     report = (folder / "report.md").read_text()
     assert document["build"] == build_kind() and f"koth {build_kind()}" in report
-    for png in ["win_rate.png", "seat_win_rate.png", "game_length.png", "elo.png"]:
+    for png in ["win_rate.png", "turn_order.png", "game_length.png", "elo.png"]:
         assert (folder / png).stat().st_size > 1000
         assert f"({png})" in report
     return document

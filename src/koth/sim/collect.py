@@ -2,15 +2,17 @@
 
 Every game gets the generic ones: how often each seat used each action kind (the
 first word of the action's notation). A game can register more
-(``register_collector``); the board game's (points over time, unit types) live in
-``koth.sim.board_stats`` and are loaded on first use.
+(``register_collector``), replacing the generic action kinds with its own grouping; the
+card game's live in ``koth.sim.cards_stats`` and the board game's in
+``koth.sim.board_stats``, loaded on first use. ``replay`` walks a finished game's
+record step by step, which is how those collectors see what each action did.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from koth.core.game import Game
@@ -19,12 +21,34 @@ from koth.core.state import GameState
 
 Collector = Callable[[Game[Any, Any, Any], GameState[Any, Any]], dict[str, Any]]
 
-_BUILTIN: dict[str, str] = {"board": "koth.sim.board_stats"}
+_BUILTIN: dict[str, str] = {"board": "koth.sim.board_stats", "cards": "koth.sim.cards_stats"}
 _COLLECTORS: dict[str, Collector] = {}
 
 
 def register_collector(game_name: str, collector: Collector) -> None:
     _COLLECTORS[game_name] = collector
+
+
+def replay(
+    game: Game[Any, Any, Any], state: GameState[Any, Any]
+) -> Iterator[tuple[Any, tuple[tuple[int, Any], ...], Any]]:
+    """Every step of a game's record: (rules state before, (player, action) pairs,
+    rules state after); chance steps included (their player is ``CHANCE``)."""
+    data = game.initial()
+    for move in state.history:
+        if move.simultaneous:
+            after = game.apply_joint(data, dict(move.actions))
+        else:
+            ((player, action),) = move.actions
+            after = game.apply(data, player, action)
+        yield data, move.actions, after
+        data = after
+
+
+def in_order(counts: Counter[str], order: Sequence[str]) -> dict[str, int]:
+    """``counts`` as a dict listed in ``order`` (reports keep it), anything else after."""
+    listed = {key: counts[key] for key in order if counts[key]}
+    return listed | {key: n for key, n in sorted(counts.items()) if key not in listed}
 
 
 def action_kind(text: str) -> str:
