@@ -41,8 +41,9 @@ def pyplot() -> Any:
     return plt
 
 
-def _save(fig: Any, path: Path) -> None:
-    fig.tight_layout()
+def _save(fig: Any, path: Path, *, top: float = 1.0) -> None:
+    """Write the figure; ``top`` (0..1) keeps the space above it for a figure title."""
+    fig.tight_layout(rect=(0, 0, 1, top))
     fig.savefig(path, dpi=DPI)
     pyplot().close(fig)
 
@@ -181,6 +182,20 @@ def histogram(path: Path, title: str, series: Mapping[str, Sequence[int]], xlabe
     _save(fig, path)
 
 
+def boxes(path: Path, title: str, series: Mapping[str, Sequence[float]], ylabel: str) -> None:
+    """One box per series (median, quartiles, whiskers at 1.5 IQR, outliers as dots):
+    distributions side by side, which overlaid histograms would hide."""
+    plt = pyplot()
+    names = list(series)
+    fig, ax = plt.subplots(figsize=(min(WIDTH, max(5.0, 1.2 * len(names) + 2.5)), 3.6))
+    ax.boxplot([list(series[n]) for n in names], showmeans=True)
+    ax.set_xticks(range(1, len(names) + 1), _wrapped(names))
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    _save(fig, path)
+
+
 def lines(path: Path, title: str, series: Mapping[str, Sequence[float]], ylabel: str) -> None:
     """One line per series over rounds (points over time)."""
     plt = pyplot()
@@ -232,7 +247,7 @@ def small_multiples(
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     fig.suptitle(title, fontsize=11)
-    _save(fig, path)
+    _save(fig, path, top=1 - 0.35 / (2.2 * rows + 0.6))
 
 
 def _percent_formatter() -> Any:

@@ -284,7 +284,7 @@ def _agents_section(
 
 def _turn_order_section(games: Sequence[Mapping[str, Any]], seats: int, out: Path) -> list[str]:
     by_turn = tally_turn_order(games, seats)
-    names = [_ordinal(k + 1) + " to move" for k in range(seats)]
+    names = [ordinal(k + 1) + " to move" for k in range(seats)]
     recorded = all(g.get("stats", {}).get("turn_order") for g in games)
     charts.grouped_bars(
         out / "turn_order.png",
@@ -320,7 +320,7 @@ def _turn_order_section(games: Sequence[Mapping[str, Any]], seats: int, out: Pat
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
     return ORDINALS[n - 1] if n <= len(ORDINALS) else f"{n}th"
 
 
