@@ -173,11 +173,13 @@ def simulate_command(
         tournament = _play_with_progress(
             lambda hook: {"": run_tournament(variants[""], hook)}, variants
         )[""]
-        write_results(tournament, folder)
+        with console.status("writing the report (charts, Elo intervals)"):
+            write_results(tournament, folder)
         _summarise([tournament], folder)
     else:
         tournaments = _play_with_progress(lambda hook: run_comparison(variants, hook), variants)
-        write_comparison(tournaments, settings, folder)
+        with console.status("writing the comparison and each variant's report"):
+            write_comparison(tournaments, settings, folder)
         _summarise(list(tournaments.values()), folder)
 
 

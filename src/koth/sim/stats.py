@@ -7,7 +7,7 @@ Everything here works on the JSON game entries of ``results.json`` (see
 from __future__ import annotations
 
 import math
-import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -187,14 +187,31 @@ def elo_interval(
     seed: int = 0,
 ) -> dict[str, tuple[float, float]]:
     """A 95% bootstrap interval of each agent's Elo: the games are drawn again with
-    replacement ``resamples`` times and refitted; the 2.5th and 97.5th percentiles."""
+    replacement ``resamples`` times and refitted; the 2.5th and 97.5th percentiles.
+
+    Games with the same seating and winners score the same, so a resample is drawn as
+    how many games of each such kind it holds (one multinomial draw): the cost does
+    not grow with the number of games.
+    """
     if not games:
         return {a: (math.nan, math.nan) for a in agents}
-    rng = random.Random(seed)
+    import numpy
+
+    kinds = Counter((tuple(g["seats"]), tuple(sorted(g["winners"]))) for g in games)
+    outcomes = [
+        pairwise_scores([{"seats": list(seats), "winners": list(winners)}])
+        for seats, winners in kinds
+    ]
+    shares = [count / len(games) for count in kinds.values()]
+    rng = numpy.random.default_rng(seed)
     samples: dict[str, list[float]] = {a: [] for a in agents}
     for _ in range(resamples):
-        drawn = [games[rng.randrange(len(games))] for _ in games]
-        for agent, rating in fit_elo(pairwise_scores(drawn), agents, tolerance=1e-9).items():
+        drawn: dict[tuple[str, str], tuple[float, int]] = {}
+        for scores, count in zip(outcomes, rng.multinomial(len(games), shares), strict=True):
+            for pair, (points, played) in scores.items():
+                total = drawn.get(pair, (0.0, 0))
+                drawn[pair] = (total[0] + points * int(count), total[1] + played * int(count))
+        for agent, rating in fit_elo(drawn, agents, tolerance=1e-9).items():
             samples[agent].append(rating)
     return {a: (percentile(v, 0.025), percentile(v, 0.975)) for a, v in samples.items()}
 
