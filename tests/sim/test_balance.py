@@ -4,6 +4,7 @@ games' own rules, and the intervals reports put on them."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,9 @@ from koth.agents.registry import make_agent
 from koth.core.registry import load_game
 from koth.sim.board_stats import KIND_ORDER as BOARD_KINDS
 from koth.sim.cards_stats import KIND_ORDER as CARD_KINDS
-from koth.sim.collect import collect
+from koth.sim.collect import collect, listing_order
 from koth.sim.facts import agent_scores, facts_for, first_mover_wins
-from koth.sim.report import write_results
+from koth.sim.report import kind_order, write_results
 from koth.sim.runner import TournamentConfig, prepare, run_tournament
 from koth.sim.stats import (
     elo_interval,
@@ -199,3 +200,19 @@ def test_reports_answer_balance_questions(
         assert text in report
     for png in charts:
         assert (tmp_path / png).stat().st_size > 1000 and f"({png})" in report
+
+
+def test_reports_list_kinds_in_the_collectors_order() -> None:
+    usage = {
+        "a": Counter({"end turn": 2, "move fighter": 1}),
+        "b": Counter({"zzz": 1, "place the area": 1, "recruit runner": 3}),
+    }
+    assert kind_order(usage, listing_order("board", "action_kinds")) == [
+        "place the area",
+        "recruit runner",
+        "move fighter",
+        "end turn",
+        "zzz",
+    ]
+    assert listing_order("cards", "action_kinds") == CARD_KINDS
+    assert listing_order("toy_duel", "action_kinds") == ()

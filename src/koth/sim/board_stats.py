@@ -61,7 +61,7 @@ def _enemies_at(s: BoardState, player: int, loc: int, units: tuple[int, ...]) ->
     return any(_count(s, q, loc, u) for q in range(len(s.order)) if q != player for u in units)
 
 
-#: the order kinds are listed in (reports keep it): setup, recruiting, moving and
+#: the order kinds are listed in: setup, recruiting, moving and
 #: fighting by unit type, alliances, turning, the turn's end
 KIND_ORDER: tuple[str, ...] = (
     "place the area",
@@ -230,4 +230,13 @@ def _credit_kills(
             kills[killer][f"{unit} kills {UNIT_NAMES[victim]}"] += count
 
 
-register_collector("board", board_stats)
+register_collector(
+    "board",
+    board_stats,
+    {
+        "action_kinds": KIND_ORDER,
+        "unit_types": UNIT_NAMES,
+        "kills": KILL_ORDER,
+        "units_lost": UNIT_NAMES,
+    },
+)

@@ -21,7 +21,7 @@ from koth.sim.collect import in_order, register_collector, replay
 APEX = 0
 
 
-#: the order kinds are listed in (reports keep it): the deal's placements, choosing,
+#: the order kinds are listed in: the deal's placements, choosing,
 #: first attacks, tie-break attacks, won cards' placements
 KIND_ORDER: tuple[str, ...] = (
     "deal: to hand",
@@ -100,4 +100,4 @@ def cards_stats(game: Game[Any, Any, Any], state: GameState[Any, Any]) -> dict[s
     }
 
 
-register_collector("cards", cards_stats)
+register_collector("cards", cards_stats, {"action_kinds": KIND_ORDER})

@@ -41,9 +41,10 @@ def pyplot() -> Any:
     return plt
 
 
-def _save(fig: Any, path: Path, *, top: float = 1.0) -> None:
-    """Write the figure; ``top`` (0..1) keeps the space above it for a figure title."""
-    fig.tight_layout(rect=(0, 0, 1, top))
+def _save(fig: Any, path: Path, *, top: float = 1.0, bottom: float = 0.0) -> None:
+    """Write the figure; ``top`` and ``bottom`` (0..1) keep the space above the charts
+    for a figure title and below them for a figure legend."""
+    fig.tight_layout(rect=(0, bottom, 1, top))
     fig.savefig(path, dpi=DPI)
     pyplot().close(fig)
 
@@ -151,8 +152,10 @@ def horizontal_bars(
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    _save(fig, path)
+    # under the chart, where no bar can be: long bars reach the right edge
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=min(4, count))
+    _save(fig, path, bottom=0.4 / fig.get_figheight())
 
 
 def histogram(path: Path, title: str, series: Mapping[str, Sequence[int]], xlabel: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from koth.build import build_kind
 from koth.sim import charts
+from koth.sim.collect import listing_order
 from koth.sim.facts import Fact, facts_for
 from koth.sim.runner import Tournament
 from koth.sim.stats import (
@@ -120,24 +121,19 @@ def _points_by_agent(games: Sequence[Mapping[str, Any]]) -> dict[str, list[float
     return means
 
 
-def _kind_order(usage: Mapping[str, Counter[str]]) -> list[str]:
-    """Kinds in the order the collectors list them (each game's counts list the kinds
-    in one order, skipping unused ones): a kind new to the list goes right after the
-    one it followed."""
-    order: list[str] = []
-    for counts in usage.values():
-        previous: str | None = None
-        for kind in counts:
-            if kind not in order:
-                order.insert(order.index(previous) + 1 if previous else len(order), kind)
-            previous = kind
-    return order
+def kind_order(usage: Mapping[str, Counter[str]], order: Sequence[str]) -> list[str]:
+    """The kinds used, in the order the game's collector lists them (see
+    ``koth.sim.collect.listing_order``); kinds it does not list come last, by name."""
+    rank = {kind: k for k, kind in enumerate(order)}
+    used = {kind for counts in usage.values() for kind in counts}
+    return sorted(used, key=lambda kind: (rank.get(kind, len(rank)), kind))
 
 
-def usage_table(usage: Mapping[str, Counter[str]], games_per_agent: Mapping[str, int]) -> list[str]:
+def usage_table(
+    usage: Mapping[str, Counter[str]], games_per_agent: Mapping[str, int], kinds: Sequence[str]
+) -> list[str]:
     """One row per kind, one column per agent: the count per game and the share of the
     agent's own total."""
-    kinds = _kind_order(usage)
     names = list(usage)
     lines = [
         "| kind | " + " | ".join(f"`{n}`" for n in names) + " |",
@@ -366,7 +362,7 @@ def _facts_section(games: Sequence[Mapping[str, Any]], game_name: str) -> list[s
 
 
 def _per_agent_section(
-    games: Sequence[Mapping[str, Any]], agents: Sequence[str], out: Path
+    games: Sequence[Mapping[str, Any]], agents: Sequence[str], out: Path, game_name: str
 ) -> list[str]:
     lines: list[str] = []
     numbers = seat_numbers_by_agent(games, agents)
@@ -385,16 +381,16 @@ def _per_agent_section(
     for key, title, chart in (
         ("action_kinds", "Actions by kind", "action_kinds.png"),
         ("unit_types", "Unit types used (recruited or moved)", "unit_types.png"),
-        ("kills", "Kills by unit type (killer > killed)", "kills.png"),
+        ("kills", "Kills by unit type", "kills.png"),
         ("units_lost", "Units lost by type", None),
     ):
         usage = usage_by_agent(games, key)
         if not any(usage.values()):
             continue
+        kinds = kind_order(usage, listing_order(game_name, key))
         lines += [f"## {title}", "", "Per game (and share of the agent's total).", ""]
-        lines += [*usage_table(usage, games_per_agent), ""]
+        lines += [*usage_table(usage, games_per_agent, kinds), ""]
         if chart is not None:
-            kinds = _kind_order(usage)
             charts.horizontal_bars(
                 out / chart,
                 title,
@@ -430,7 +426,7 @@ def write_report(document: Mapping[str, Any], out: Path) -> Path:
         lines += _turn_order_section(games, len(games[0]["seats"]), out)
         lines += _length_section(games, out)
         lines += _facts_section(games, str(document["game"]))
-        lines += _per_agent_section(games, agents, out)
+        lines += _per_agent_section(games, agents, out, str(document["game"]))
         lines += _points_section(games, out)
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
