@@ -108,7 +108,7 @@ def test_card_facts_agree_with_the_fight_log(
     for kinds in stats["action_kinds"]:
         assert list(kinds) == [k for k in CARD_KINDS if k in kinds]
         # C4.1: twelve reserve-phase decisions each
-        assert kinds.get("deal: to hand", 0) + kinds.get("deal: to reserve", 0) == 12
+        assert kinds.get("dealt card: to hand", 0) + kinds.get("dealt card: to reserve", 0) == 12
 
 
 # ------------------------------------------------------------------ intervals

@@ -24,8 +24,8 @@ APEX = 0
 #: the order kinds are listed in: the deal's placements, choosing,
 #: first attacks, tie-break attacks, won cards' placements
 KIND_ORDER: tuple[str, ...] = (
-    "deal: to hand",
-    "deal: to reserve",
+    "dealt card: to hand",
+    "dealt card: to reserve",
     "choose stack",
     "single card",
     *(f"run of {length}" for length in range(2, 8)),
@@ -55,7 +55,7 @@ def action_group(before: CardsState, action: Any) -> str:
     if isinstance(action, Place):
         where = "reserve" if action.to_reserve else "hand"
         if before.phase == Phase.RESERVE:
-            return f"deal: to {where}"
+            return f"dealt card: to {where}"
         return f"won card: to {where}"
     if before.phase == Phase.CHOOSE:
         return "choose stack"

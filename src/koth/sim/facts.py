@@ -101,7 +101,7 @@ CARDS_FACTS: tuple[Fact, ...] = (
     Fact("apex taken by the player who chose it", "share", _apex_by_chooser),
     Fact("apex discarded (a draw)", "share", _apex_discarded),
     Fact("tie-break rounds per game", "mean", _number("tie_breaks")),
-    Fact("fights that went to a tie-break", "mean", _number("fights_tied")),
+    Fact("fights that went to a tie-break, per game", "mean", _number("fights_tied")),
     Fact("discarded stacks per game", "mean", _number("discarded_stacks")),
     Fact("cards won by the first chooser", "mean", _cards_won_by(0)),
     Fact("cards won by the second chooser", "mean", _cards_won_by(1)),
