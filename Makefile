@@ -9,12 +9,12 @@ STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# The optional compiled build (docs/performance.md). mypyc compiles in place, so it is
-# built from a copy of the sources and installed into its own folder, which PYTHONPATH
-# puts ahead of the editable sources; it is rebuilt when any source changes.
+# The compiled build for the checkout (docs/performance.md): the wheel's build hook
+# (hatch_build.py) compiles it, from a copy of the sources, into its own folder, which
+# PYTHONPATH puts ahead of the editable sources; it is rebuilt when any source changes.
 BUILD := .build
 COMPILED_SITE := $(BUILD)/compiled
-SOURCES_SUM := $(shell cat pyproject.toml $$(find src -name '*.py' | LC_ALL=C sort) | cksum | cut -d' ' -f1)
+SOURCES_SUM := $(shell cat pyproject.toml hatch_build.py $$(find src -name '*.py' | LC_ALL=C sort) | cksum | cut -d' ' -f1)
 COMPILED_STAMP := $(COMPILED_SITE)/.built-$(SOURCES_SUM)
 #: the tests that exercise the compiled modules (the games' rules and all that drives them)
 COMPILED_TESTS := tests/test_build.py tests/games/board tests/games/cards tests/agents \
@@ -36,10 +36,10 @@ install: $(STAMP)
 $(COMPILED_STAMP): $(STAMP)
 	rm -rf $(BUILD)/copy $(BUILD)/wheel $(COMPILED_SITE)
 	mkdir -p $(BUILD)/copy $(BUILD)/wheel
-	cp -r pyproject.toml README.md src $(BUILD)/copy/
+	cp -r pyproject.toml README.md hatch_build.py src $(BUILD)/copy/
 	find $(BUILD)/copy -name '__pycache__' -prune -exec rm -rf {} +
 	find $(BUILD)/copy -name '*.so' -delete
-	cd $(BUILD)/copy && HATCH_BUILD_HOOK_ENABLE_MYPYC=1 $(abspath $(BIN))/python -m pip wheel \
+	cd $(BUILD)/copy && $(abspath $(BIN))/python -m pip wheel \
 		--quiet --no-deps --wheel-dir ../wheel .
 	$(BIN)/python -m pip install --quiet --no-deps --target $(COMPILED_SITE) $(BUILD)/wheel/*.whl
 	rm -rf $(BUILD)/copy

@@ -19,12 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_compiled_module_list_matches_the_build_configuration() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
+    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
     files = [
         name.removeprefix("src/").removesuffix(".py").replace("/", ".") for name in hook["include"]
     ]
     assert files == list(COMPILED_MODULES)
-    assert hook["enable-by-default"] is False
+    assert hook["path"] == "hatch_build.py"
 
 
 def test_every_listed_module_runs_compiled_or_none_does() -> None:

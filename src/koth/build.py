@@ -10,6 +10,9 @@ import importlib
 
 #: the modules the compiled build compiles (pyproject.toml lists the same files)
 COMPILED_MODULES: tuple[str, ...] = (
+    "koth.agents.heuristics.board",
+    "koth.agents.heuristics.cards",
+    "koth.agents.search",
     "koth.games.board.actions",
     "koth.games.board.tables",
     "koth.games.board.legal",

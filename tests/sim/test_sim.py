@@ -13,8 +13,16 @@ from typer.testing import CliRunner
 from koth.build import build_kind
 from koth.cli import app
 from koth.core.errors import InvalidParamsError
+from koth.sim.compare import folder_name, write_comparison, write_comparison_report
 from koth.sim.report import write_report, write_results
-from koth.sim.runner import GameSummary, TournamentConfig, prepare, run_tournament, schedule
+from koth.sim.runner import (
+    GameSummary,
+    TournamentConfig,
+    prepare,
+    run_comparison,
+    run_tournament,
+    schedule,
+)
 from koth.sim.stats import fit_elo, pairwise_scores, tally_agents, wilson_interval
 
 TOY = ("tests.core.toy_game",)
@@ -105,7 +113,7 @@ def _check_results(folder: Path, games: int) -> dict[str, Any]:
         assert game["winner_agents"] == [game["seats"][w] for w in game["winners"]]
     report = (folder / "report.md").read_text()
     assert document["build"] == build_kind() and f"koth {build_kind()}" in report
-    for png in ["win_rate.png", "seat_win_rate.png", "game_length.png", "elo.png"]:
+    for png in ["win_rate.png", "turn_order.png", "game_length.png", "elo.png"]:
         assert (folder / png).stat().st_size > 1000
         assert f"({png})" in report
     return document
@@ -185,3 +193,85 @@ def test_a_board_tournament_reports_points_and_unit_types(tmp_path: Path) -> Non
     config = prepare(TournamentConfig("board", ("heuristic", "random", "random"), 3, seed=1))
     assert config.params["num_players"] == 3
     assert {task.labels[0] for task in schedule(config)} == set(config.labels)
+
+
+# ------------------------------------------------------------------ variants compared
+def test_compare_crosses_settings_and_plays_the_same_seeds(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "compare"
+    result = runner.invoke(
+        app,
+        [
+            "simulate", "cards", "--agents", "heuristic,random", "--games", "4",
+            "--compare", "tens_equal=false,true", "--compare", "dealer=0,1", "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    document = json.loads((out / "results.json").read_text())
+    labels = [v["label"] for v in document["variants"]]
+    assert labels == [
+        "tens_equal=false dealer=0",
+        "tens_equal=false dealer=1",
+        "tens_equal=true dealer=0",
+        "tens_equal=true dealer=1",
+    ]
+    seeds = [[g["seed"] for g in v["games"]] for v in document["variants"]]
+    assert all(s == seeds[0] for s in seeds) and len(seeds[0]) == 4
+    for variant in document["variants"]:
+        assert variant["params"]["tens_equal"] == variant["setting"]["tens_equal"]
+        assert {g["variant"] for g in variant["games"]} == {variant["label"]}
+        assert (out / folder_name(variant["label"]) / "report.md").exists()
+    report = (out / "report.md").read_text()
+    assert "| 4 - 1 |" in report and "| tie-break rounds per game |" in report
+    for png in ["win_rate.png", "turn_order.png", "game_length.png", "facts.png"]:
+        assert (out / png).stat().st_size > 1000 and f"({png})" in report
+    # the dealer moves first: the turn order follows the setting
+    first = document["variants"][1]["games"][0]["stats"]["turn_order"]
+    assert first == [1, 0]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--compare", "tens_equal"], "is not NAME=VALUE1,VALUE2"),
+        (["--compare", "tens_equal="], "is not NAME=VALUE1,VALUE2"),
+        (["--compare", "jokers=3,3"], "names a value twice"),
+        (["--compare", "jokers=2,3", "--compare", "jokers=2"], "already set by --compare"),
+        (["--compare", "jokers=2,3", "--param", "jokers=2"], "already set by --param"),
+        (["--compare", "jokers=2,5"], "jokers"),
+        (["--compare", "nonsense=1,2"], "nonsense"),
+    ],
+)
+def test_compare_refuses_bad_settings(options: list[str], message: str) -> None:
+    result = CliRunner().invoke(
+        app, ["simulate", "cards", "--agents", "random,random", "--games", "1", *options]
+    )
+    assert result.exit_code == 2 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_interrupted_comparison_keeps_matching_games(tmp_path: Path) -> None:
+    seen: list[GameSummary] = []
+
+    def stop_after_five(summary: GameSummary) -> None:
+        seen.append(summary)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    variants = {
+        label: prepare(TournamentConfig("cards", ("heuristic", "random"), 20, params=setting))
+        for label, setting in (("a", {"tens_equal": False}), ("b", {"tens_equal": True}))
+    }
+    tournaments = run_comparison(variants, stop_after_five)
+    assert all(t.interrupted for t in tournaments.values())
+    # game i of every variant is scheduled before game i + 1 of any
+    assert [len(tournaments[k].games) for k in "ab"] == [3, 2]
+    settings = {"a": {"tens_equal": False}, "b": {"tens_equal": True}}
+    document = write_comparison(tournaments, settings, tmp_path)
+    assert document["interrupted"]
+    report = (tmp_path / "report.md").read_text()
+    assert "interrupted" in report and "Games finished per variant: 3, 2 of 20" in report
+    # the report is rebuilt from the file alone
+    rebuilt = json.loads((tmp_path / "results.json").read_text())
+    write_comparison_report(rebuilt, tmp_path / "again")
+    assert (tmp_path / "again" / "report.md").read_text() == report

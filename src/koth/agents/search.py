@@ -12,9 +12,10 @@ import random
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from koth.agents.heuristics import (
+    HeuristicPolicy,
     evaluator,
     heuristic_policy,
     state_evaluator,
@@ -47,10 +48,10 @@ class Budget:
 
 
 #: how often (in iterations) a search asks whether its decision can still change
-DECIDED_CHECK_EVERY = 32
+DECIDED_CHECK_EVERY: Final = 32
 #: the remaining iterations a time budget is assumed to allow, over the rate so far
 #: (iterations slow down as the tree deepens, so the average rate already overestimates)
-_REMAINING_MARGIN = 1.25
+_REMAINING_MARGIN: Final = 1.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,13 @@ class Arms:
         if mix:
             weights = [self.visits[a] for a in counted]
             return rng.choices(counted, weights=weights)[0]
-        return max(counted, key=lambda a: (self.visits[a], self.totals[a] / self.visits[a]))
+        best = counted[0]
+        best_key = (self.visits[best], self.totals[best] / self.visits[best])
+        for action in counted[1:]:
+            key = (self.visits[action], self.totals[action] / self.visits[action])
+            if key > best_key:  # the first of equals wins, as max() picks it
+                best, best_key = action, key
+        return best
 
     def summary(self) -> dict[str, tuple[int, float]]:
         """Visits and mean value per action (for debugging and tests)."""
@@ -286,29 +293,48 @@ def random_rollout_policy(
     return legal[rng.randrange(len(legal))]
 
 
+class _ViewRollout:
+    """A rule-based policy fed with the player's view: the rollout of a game that
+    registered no state-reading one."""
+
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: HeuristicPolicy) -> None:
+        self.policy = policy
+
+    def __call__(
+        self, game: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random
+    ) -> Any:
+        legal = game.legal_actions(data, player)
+        return self.policy(game, player, game.view(data, player), legal, rng)
+
+
+class _NoisyRollout:
+    """``chosen``, except that a uniformly random legal action is played with
+    probability ``epsilon``."""
+
+    __slots__ = ("chosen", "epsilon")
+
+    def __init__(self, chosen: RolloutPolicy, epsilon: float) -> None:
+        self.chosen = chosen
+        self.epsilon = epsilon
+
+    def __call__(
+        self, game: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random
+    ) -> Any:
+        if rng.random() < self.epsilon:
+            legal = game.legal_actions(data, player)
+            return legal[rng.randrange(len(legal))]
+        return self.chosen(game, data, player, rng)
+
+
 def heuristic_rollout_policy(game: Game[Any, Any, Any], epsilon: float = 0.0) -> RolloutPolicy:
     """The game's heuristic on the sampled state: its fast state-reading version when
     the game registered one, else the rule-based policy fed with the player's view.
     With ``epsilon`` a uniformly random legal action is played instead that often."""
     fast = state_rollout(game)
-    if fast is None:
-        policy = heuristic_policy(game)
-
-        def slow(g: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random) -> Any:
-            return policy(g, player, g.view(data, player), g.legal_actions(data, player), rng)
-
-        fast = slow
-    if epsilon <= 0:
-        return fast
-    chosen = fast
-
-    def noisy(g: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random) -> Any:
-        if rng.random() < epsilon:
-            legal = g.legal_actions(data, player)
-            return legal[rng.randrange(len(legal))]
-        return chosen(g, data, player, rng)
-
-    return noisy
+    chosen: RolloutPolicy = _ViewRollout(heuristic_policy(game)) if fast is None else fast
+    return _NoisyRollout(chosen, epsilon) if epsilon > 0 else chosen
 
 
 def rollout_policy(game: Game[Any, Any, Any], name: str, epsilon: float = 0.0) -> RolloutPolicy:

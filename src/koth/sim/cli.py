@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,15 +22,31 @@ from rich.progress import (
 )
 from rich.table import Column
 
-from koth.core.errors import KothError
+from koth.core.errors import InvalidParamsError, KothError
+from koth.sim.compare import cross_settings, setting_label, write_comparison
 from koth.sim.ray_backend import RayUnavailableError
 from koth.sim.report import write_results
-from koth.sim.runner import GameSummary, TournamentConfig, prepare, run_tournament
+from koth.sim.runner import (
+    GameSummary,
+    Tournament,
+    TournamentConfig,
+    prepare,
+    run_comparison,
+    run_tournament,
+)
 
 console = Console()
 errors = Console(stderr=True)
 
 EXIT_BAD_INPUT = 2
+
+
+def _json_or_text(value: str) -> Any:
+    """A value read as JSON when it parses (numbers, true/false), else kept as text."""
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
 
 
 def parse_params(pairs: list[str] | None) -> dict[str, Any]:
@@ -39,11 +57,29 @@ def parse_params(pairs: list[str] | None) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise typer.BadParameter(f"{pair!r} is not key=value", param_hint="--param")
-        try:
-            params[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key.strip()] = value
+        params[key.strip()] = _json_or_text(value)
     return params
+
+
+def parse_compare(options: list[str] | None, params: dict[str, Any]) -> dict[str, list[Any]]:
+    """``["jokers=2,3", "tens_equal=false,true"]`` -> each parameter's values in order
+    (read as ``--param`` reads them); a parameter named twice, or also set by
+    ``--param``, is refused."""
+    axes: dict[str, list[Any]] = {}
+    for option in options or []:
+        name, sep, values = option.partition("=")
+        name = name.strip()
+        texts = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not name or not texts:
+            raise InvalidParamsError(f"--compare {option!r} is not NAME=VALUE1,VALUE2,...")
+        if name in axes or name in params:
+            where = "--compare" if name in axes else "--param"
+            raise InvalidParamsError(f"--compare {name} is already set by {where}")
+        parsed = [_json_or_text(text) for text in texts]
+        if len({json.dumps(v) for v in parsed}) < len(parsed):
+            raise InvalidParamsError(f"--compare {name} names a value twice: {values}")
+        axes[name] = parsed
+    return axes
 
 
 def simulate_command(
@@ -68,6 +104,15 @@ def simulate_command(
     param: Annotated[
         list[str] | None,
         typer.Option("--param", help="Game parameter key=value (repeatable)."),
+    ] = None,
+    compare: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--compare",
+            help="Compare variants: NAME=VALUE1,VALUE2,... plays the same seeds under each "
+            "value of game parameter NAME and reports the differences; repeated, the "
+            "settings are crossed.",
+        ),
     ] = None,
     max_decisions: Annotated[
         int,
@@ -99,29 +144,56 @@ def simulate_command(
     Seats rotate so that every agent plays every seat equally often. Ctrl-C stops the
     tournament and writes the games finished so far.
     """
-    specs = tuple(s.strip() for s in agents.split(",") if s.strip())
     if modules and "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # like `python -m`: modules of the current folder
+    base = TournamentConfig(
+        game=game,
+        agents=tuple(s.strip() for s in agents.split(",") if s.strip()),
+        games=games,
+        seed=seed,
+        workers=workers,
+        params=parse_params(param),
+        max_decisions=max_decisions,
+        imports=tuple(modules or ()),
+        backend=backend,
+        ray_address=ray_address,
+    )
     try:
-        config = prepare(
-            TournamentConfig(
-                game=game,
-                agents=specs,
-                games=games,
-                seed=seed,
-                workers=workers,
-                params=parse_params(param),
-                max_decisions=max_decisions,
-                imports=tuple(modules or ()),
-                backend=backend,
-                ray_address=ray_address,
-            )
-        )
+        settings = {
+            setting_label(s): s for s in cross_settings(parse_compare(compare, dict(base.params)))
+        }
+        variants = {
+            label: prepare(replace(base, params={**base.params, **setting}))
+            for label, setting in settings.items()
+        }
     except (KothError, ImportError) as exc:
-        errors.print(f"[bold red]error:[/] {exc}", highlight=False)
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        _fail(exc)
     folder = out if out is not None else Path("simulations") / game
-    wins: dict[str, int] = dict.fromkeys(config.labels, 0)
+    if settings == {"": {}}:
+        tournament = _play_with_progress(
+            lambda hook: {"": run_tournament(variants[""], hook)}, variants
+        )[""]
+        with console.status("writing the report (charts, Elo intervals)"):
+            write_results(tournament, folder)
+        _summarise([tournament], folder)
+    else:
+        tournaments = _play_with_progress(lambda hook: run_comparison(variants, hook), variants)
+        with console.status("writing the comparison and each variant's report"):
+            write_comparison(tournaments, settings, folder)
+        _summarise(list(tournaments.values()), folder)
+
+
+def _fail(exc: Exception) -> NoReturn:
+    errors.print(f"[bold red]error:[/] {exc}", highlight=False)
+    raise typer.Exit(EXIT_BAD_INPUT) from None
+
+
+def _play_with_progress(
+    play: Callable[[Callable[[GameSummary], None]], dict[str, Tournament]],
+    variants: dict[str, TournamentConfig],
+) -> dict[str, Tournament]:
+    """Run ``play`` under a progress bar per variant (one for a single tournament), each
+    showing its agents' sole wins so far."""
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(bar_width=20),
@@ -132,31 +204,37 @@ def simulate_command(
         TextColumn("{task.fields[wins]}", table_column=Column(overflow="fold")),
         console=console,
     )
+    tasks = {}
+    wins: dict[str, dict[str, int]] = {}
+    for label, config in variants.items():
+        tasks[label] = progress.add_task(label or config.game, total=config.games, wins="")
+        wins[label] = dict.fromkeys(config.labels, 0)
+
+    def advance(summary: GameSummary) -> None:
+        label = summary.get("variant", "")
+        if len(summary["winner_agents"]) == 1:
+            wins[label][summary["winner_agents"][0]] += 1
+        # one word per agent, so a wrapped tally never parts a name from its count
+        shown = "  ".join(f"{name}={count}" for name, count in wins[label].items())
+        progress.update(tasks[label], advance=1, wins=f"wins: {shown}")
 
     with progress:
-        task = progress.add_task(f"{game}", total=config.games, wins="")
-
-        def advance(summary: GameSummary) -> None:
-            for name in summary["winner_agents"]:
-                if len(summary["winner_agents"]) == 1:
-                    wins[name] += 1
-            # one word per agent, so a wrapped tally never parts a name from its count
-            shown = "  ".join(f"{name}={count}" for name, count in wins.items())
-            progress.update(task, advance=1, wins=f"wins: {shown}")
-
         try:
-            tournament = run_tournament(config, advance)
+            return play(advance)
         except RayUnavailableError as exc:
-            errors.print(f"[bold red]error:[/] {exc}", highlight=False)
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-    write_results(tournament, folder)
-    if tournament.interrupted:
+            progress.stop()
+            _fail(exc)
+
+
+def _summarise(tournaments: list[Tournament], folder: Path) -> None:
+    finished = sum(len(t.games) for t in tournaments)
+    if any(t.interrupted for t in tournaments):
         console.print(
-            f"[yellow]interrupted:[/] kept {len(tournament.games)} finished game(s)",
+            f"[yellow]interrupted:[/] kept {finished} finished game(s)",
             highlight=False,
         )
     console.print(
-        f"{len(tournament.games)} games in {tournament.seconds:.1f} s: "
+        f"{finished} games in {tournaments[0].seconds:.1f} s: "
         f"{folder / 'results.json'}, {folder / 'report.md'}",
         highlight=False,
     )

@@ -81,6 +81,8 @@ class GameTask:
     seed: int
     max_decisions: int | None
     imports: tuple[str, ...]
+    #: which setting of a comparison of variants the game belongs to (None: no comparison)
+    variant: str | None = None
 
 
 @dataclass
@@ -136,8 +138,9 @@ def prepare(config: TournamentConfig) -> TournamentConfig:
     )
 
 
-def schedule(config: TournamentConfig) -> list[GameTask]:
-    """Every game of the tournament, with rotated seats and derived seeds."""
+def schedule(config: TournamentConfig, variant: str | None = None) -> list[GameTask]:
+    """Every game of the tournament, with rotated seats and derived seeds (the same for
+    every variant of a comparison: each plays the same seeds)."""
     n = len(config.agents)
     labels = config.labels
     tasks = []
@@ -153,6 +156,7 @@ def schedule(config: TournamentConfig) -> list[GameTask]:
                 seed=derive_seed(config.seed, "game", index),
                 max_decisions=config.max_decisions,
                 imports=config.imports,
+                variant=variant,
             )
         )
     return tasks
@@ -168,7 +172,7 @@ def play_task(task: GameTask) -> GameSummary:
         game, [make_agent(spec) for spec in task.specs], task.seed, max_decisions=task.max_decisions
     )
     outcome = result.outcome
-    return {
+    summary: GameSummary = {
         "index": task.index,
         "seed": task.seed,
         "seats": list(task.labels),
@@ -184,6 +188,9 @@ def play_task(task: GameTask) -> GameSummary:
         "duration_s": round(time.perf_counter() - started, 4),
         "stats": collect(game, result.final_state),
     }
+    if task.variant is not None:
+        summary["variant"] = task.variant
+    return summary
 
 
 def _ignore_interrupts() -> None:
@@ -205,10 +212,38 @@ def run_tournament(config: TournamentConfig, on_result: ResultHook | None = None
     """Play every game of ``config`` (prepared with ``prepare``), calling ``on_result``
     after each one. A KeyboardInterrupt (Ctrl-C, or raised by ``on_result``) ends the
     tournament early; the games finished by then are kept and ``interrupted`` is set."""
-    tasks = schedule(config)
+    started = time.perf_counter()
+    finished, interrupted = run_tasks(schedule(config), config, on_result)
+    return Tournament(config, finished, interrupted, time.perf_counter() - started)
+
+
+def run_comparison(
+    variants: Mapping[str, TournamentConfig], on_result: ResultHook | None = None
+) -> dict[str, Tournament]:
+    """One tournament per variant (configs that differ in their game parameters only),
+    played in one pool with the same seeds: game ``i`` of every variant before game
+    ``i + 1`` of any, so an interruption leaves the variants with matching games."""
+    started = time.perf_counter()
+    schedules = [schedule(config, label) for label, config in variants.items()]
+    tasks = [task for tasks in zip(*schedules, strict=True) for task in tasks]
+    first = next(iter(variants.values()))
+    finished, interrupted = run_tasks(tasks, first, on_result)
+    seconds = time.perf_counter() - started
+    return {
+        label: Tournament(
+            config, [g for g in finished if g["variant"] == label], interrupted, seconds
+        )
+        for label, config in variants.items()
+    }
+
+
+def run_tasks(
+    tasks: Sequence[GameTask], config: TournamentConfig, on_result: ResultHook | None = None
+) -> tuple[list[GameSummary], bool]:
+    """Play ``tasks`` where ``config`` says (its backend and workers): the finished
+    games in schedule order, and whether a KeyboardInterrupt stopped them early."""
     finished: list[GameSummary] = []
     interrupted = False
-    started = time.perf_counter()
 
     def keep(summary: GameSummary) -> None:
         finished.append(summary)
@@ -225,8 +260,9 @@ def run_tournament(config: TournamentConfig, on_result: ResultHook | None = None
             _run_parallel(tasks, config.workers, keep)
     except KeyboardInterrupt:
         interrupted = True
-    finished.sort(key=lambda g: int(g["index"]))
-    return Tournament(config, finished, interrupted, time.perf_counter() - started)
+    order = {(task.variant, task.index): k for k, task in enumerate(tasks)}
+    finished.sort(key=lambda g: order[(g.get("variant"), int(g["index"]))])
+    return finished, interrupted
 
 
 def _run_parallel(tasks: Sequence[GameTask], workers: int, keep: ResultHook) -> None:
@@ -236,10 +272,11 @@ def _run_parallel(tasks: Sequence[GameTask], workers: int, keep: ResultHook) -> 
         initializer=_ignore_interrupts,
     )
     try:
-        pending: set[Future[GameSummary]] = {pool.submit(play_task, t) for t in tasks}
+        submitted = {pool.submit(play_task, task): k for k, task in enumerate(tasks)}
+        pending: set[Future[GameSummary]] = set(submitted)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: int(f.result()["index"])):
+            for future in sorted(done, key=lambda f: submitted[f]):
                 keep(future.result())
     except BaseException:
         _stop(pool)

@@ -7,6 +7,7 @@ Everything here works on the JSON game entries of ``results.json`` (see
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -161,3 +162,96 @@ def tally_seats(games: Sequence[Mapping[str, Any]], num_seats: int) -> list[Tall
         for seat in range(len(game["seats"])):
             _score(tallies[seat], seat, game)
     return tallies
+
+
+def tally_turn_order(games: Sequence[Mapping[str, Any]], num_seats: int) -> list[Tally]:
+    """Per position in the turn order (first to move, second...): the seat that held it.
+
+    A game's ``stats.turn_order`` lists its seats in turn order (the board deals it with
+    the starting areas; the card game's dealer chooses first); a game without one is
+    taken to move in seat order.
+    """
+    tallies = [Tally() for _ in range(num_seats)]
+    for game in games:
+        order = game.get("stats", {}).get("turn_order") or list(range(len(game["seats"])))
+        for position, seat in enumerate(order):
+            _score(tallies[position], int(seat), game)
+    return tallies
+
+
+def elo_interval(
+    games: Sequence[Mapping[str, Any]],
+    agents: Sequence[str],
+    *,
+    resamples: int = 200,
+    seed: int = 0,
+) -> dict[str, tuple[float, float]]:
+    """A 95% bootstrap interval of each agent's Elo: the games are drawn again with
+    replacement ``resamples`` times and refitted; the 2.5th and 97.5th percentiles.
+
+    Games with the same seating and winners score the same, so a resample is drawn as
+    how many games of each such kind it holds (one multinomial draw): the cost does
+    not grow with the number of games.
+    """
+    if not games:
+        return {a: (math.nan, math.nan) for a in agents}
+    import numpy
+
+    kinds = Counter((tuple(g["seats"]), tuple(sorted(g["winners"]))) for g in games)
+    outcomes = [
+        pairwise_scores([{"seats": list(seats), "winners": list(winners)}])
+        for seats, winners in kinds
+    ]
+    shares = [count / len(games) for count in kinds.values()]
+    rng = numpy.random.default_rng(seed)
+    samples: dict[str, list[float]] = {a: [] for a in agents}
+    for _ in range(resamples):
+        drawn: dict[tuple[str, str], tuple[float, int]] = {}
+        for scores, count in zip(outcomes, rng.multinomial(len(games), shares), strict=True):
+            for pair, (points, played) in scores.items():
+                total = drawn.get(pair, (0.0, 0))
+                drawn[pair] = (total[0] + points * int(count), total[1] + played * int(count))
+        for agent, rating in fit_elo(drawn, agents, tolerance=1e-9).items():
+            samples[agent].append(rating)
+    return {a: (percentile(v, 0.025), percentile(v, 0.975)) for a, v in samples.items()}
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, interpolating between neighbours."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def mean_interval(
+    values: Sequence[float], z: float = Z95, *, floor: float = -math.inf
+) -> tuple[float, float, float]:
+    """(mean, low, high): the normal 95% interval of a mean; NaN ends below two values.
+    ``floor`` is the least value the data can take: the interval does not go below it
+    (counts of a skewed distribution would otherwise reach negative numbers)."""
+    if not values:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return (mean, math.nan, math.nan)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    half = z * math.sqrt(variance / len(values))
+    return (mean, max(floor, mean - half), mean + half)
+
+
+def paired_difference(
+    base: Mapping[int, float | None], other: Mapping[int, float | None]
+) -> tuple[float, float, float, int]:
+    """(mean difference other - base, 95% low, high, pairs) over the games both settings
+    played with the same seed (matched by game index) where both have a value."""
+    differences = [
+        float(value) - float(base_value)
+        for index, base_value in base.items()
+        if base_value is not None and (value := other.get(index)) is not None
+    ]
+    mean, low, high = mean_interval(differences)
+    return (mean, low, high, len(differences))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from koth.agents.heuristics import register_heuristic, register_rollout
 from koth.core.game import Game
@@ -33,12 +33,12 @@ from koth.games.board.tables import (
     ring_of,
 )
 
-_CODE = re.compile(r"([RFB])(\d+)")
-RECRUIT_SCORE = {FIGHTER: 40.0, RUNNER: 34.0}
-BLOCKER_RECRUIT_SCORE = 22.0
-CENTER_RING = 5
+_CODE: Final = re.compile(r"([RFB])(\d+)")
+RECRUIT_SCORE: Final = {FIGHTER: 40.0, RUNNER: 34.0}
+BLOCKER_RECRUIT_SCORE: Final = 22.0
+CENTER_RING: Final = 5
 #: how many points a unit on the center is worth to the evaluator
-CENTER_BONUS = 3.0
+CENTER_BONUS: Final = 3.0
 
 
 def units_at(view: Mapping[str, Any]) -> dict[int, dict[int, dict[str, int]]]:
@@ -132,9 +132,9 @@ register_heuristic("board", board_policy, board_evaluator)
 # Search agents call these on *sampled* states (for this perfect-information game the
 # state itself), thousands of times a move: they read the rules state directly.
 
-_RINGS = tuple(ring_of(loc) for loc in range(NUM_LOCS))
+_RINGS: Final = tuple(ring_of(loc) for loc in range(NUM_LOCS))
 #: what a unit is worth to the evaluator by ring (area/hand 0 .. center), in points
-PROGRESS = (0.0, 0.3, 0.6, 1.0, 1.5, 0.0)
+PROGRESS: Final = (0.0, 0.3, 0.6, 1.0, 1.5, 0.0)
 
 
 class _StateTable:
@@ -214,7 +214,9 @@ def board_ranking(game: Game[Any, Any, Any], state: Any, player: int) -> list[An
     widening in the search tree)."""
     legal = game.legal_actions(state, player)
     table = _StateTable(state.units, player, game.num_players)
-    return sorted(legal, key=lambda a: -state_score(a, table))
+    # best score first, equal scores in listing order (a stable sort by -score)
+    scored = sorted((-state_score(a, table), k) for k, a in enumerate(legal))
+    return [legal[k] for _, k in scored]
 
 
 def board_state_evaluator(game: Game[Any, Any, Any], state: Any) -> tuple[float, ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from koth.agents.heuristics import register_heuristic, register_rollout
 from koth.core.game import Game
@@ -49,9 +49,9 @@ from koth.games.cards.tables import (
 from koth.games.cards.tables import bits as bits_of
 
 #: ranks (indices into "23456789TJQKA") worth keeping in the reserve: Ten to King
-RESERVE_RANKS = range(8, 12)
-RESERVE_TARGET = 3
-ASSIGN_RESERVE_TARGET = 2
+RESERVE_RANKS: Final = range(8, 12)
+RESERVE_TARGET: Final = 3
+ASSIGN_RESERVE_TARGET: Final = 2
 
 
 def _cards(texts: Sequence[str] | None) -> list[int]:
@@ -70,6 +70,16 @@ def in_sequence(card: int, cards: Sequence[int]) -> bool:
     return False
 
 
+def _reserve_order(card: int) -> tuple[int, int]:
+    """Highest rank first, then card order."""
+    return (-rank_of(card), card)
+
+
+def _strength(attack: Any) -> tuple[int, int]:
+    """An attack's value, then the fewer cards it spends."""
+    return (attack_value(attack), -attack_mask(attack).bit_count())
+
+
 def _reserve_wish(cards: Sequence[int]) -> set[int]:
     """The cards a fresh deal should reserve: the highest Ten-to-King cards outside
     sequences, at most RESERVE_TARGET."""
@@ -78,7 +88,7 @@ def _reserve_wish(cards: Sequence[int]) -> set[int]:
         for c in cards
         if not is_joker(c) and rank_of(c) in RESERVE_RANKS and not in_sequence(c, cards)
     ]
-    candidates.sort(key=lambda c: (-rank_of(c), c))
+    candidates.sort(key=_reserve_order)
     return set(candidates[:RESERVE_TARGET])
 
 
@@ -135,11 +145,11 @@ def choose_attack(
     if not attacks:
         return legal[0]
     if stack is None or STACK_NAMES.index(stack_name) == APEX:
-        return max(attacks, key=lambda a: (attack_value(a), -attack_mask(a).bit_count()))
+        return max(attacks, key=_strength)
     worth = _stack_worth(stack)
     if tiebreak:
         if worth >= 12:
-            return max(attacks, key=lambda a: (attack_value(a), -attack_mask(a).bit_count()))
+            return max(attacks, key=_strength)
         return min(attacks, key=_cost)
     if worth < 8 and joker is not None:
         cheap = min(attacks, key=_cost)
@@ -241,11 +251,11 @@ def _rollout_attack(state: Any, legal: Sequence[Any], rng: random.Random, tiebre
     joker = legal[-1] if type(legal[-1]) is JokerPlay else None
     stack = state.stack
     if stack == APEX or stack < 0:
-        return max(attacks, key=lambda a: (attack_value(a), -attack_mask(a).bit_count()))
+        return max(attacks, key=_strength)
     worth = _state_stack_worth(state.stacks, stack)
     if tiebreak:
         if worth >= 12:
-            return max(attacks, key=lambda a: (attack_value(a), -attack_mask(a).bit_count()))
+            return max(attacks, key=_strength)
         return min(attacks, key=_cost)
     if worth < 8 and joker is not None:
         cheap = min(attacks, key=_cost)
