@@ -28,7 +28,7 @@ from koth.games.board.actions import (
     Swap,
     TurnRing,
 )
-from koth.games.board.board import (
+from koth.games.board.tables import (
     BLOCKER,
     CENTER,
     FIGHTER,
