@@ -4,7 +4,11 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+PYPROJECT_SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+#: everything (tests, research and simulation tools); make test
+STAMP := $(VENV)/.installed-dev-$(PYPROJECT_SUM)
+#: what serving needs, and no more; make run
+RUN_STAMP := $(VENV)/.installed-run-$(PYPROJECT_SUM)
 # Debian packages the browser tests need; installed only when missing.
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -27,7 +31,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@rm -f $(VENV)/.installed-*
-	@touch $(STAMP)
+	@touch $(STAMP) $(RUN_STAMP)
+
+$(RUN_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[server]'
+	@rm -f $(VENV)/.installed-run-*
+	@touch $(RUN_STAMP)
 
 install: $(STAMP)
 	@# a compiled module left in src/ (an in-place compiled build) would shadow its source
@@ -49,13 +60,14 @@ compiled: install $(COMPILED_STAMP)
 	@echo "compiled build in $(COMPILED_SITE): run with PYTHONPATH=$(COMPILED_SITE)"
 
 system-deps:
-	@if [ ! -x $(CHROMIUM) ]; then \
-		echo "installing Debian's chromium for the browser tests"; \
+	@if [ ! -x $(CHROMIUM) ] || ! command -v caddy >/dev/null; then \
+		echo "installing Debian's chromium and caddy for the browser and deployment tests"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium \
+			fonts-dejavu-core caddy; \
 	fi
 
-run: install
+run: $(RUN_STAMP)
 	$(BIN)/koth serve
 
 lint: install

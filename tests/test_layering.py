@@ -81,7 +81,8 @@ GRAPH: dict[str, set[str]] = {
 
 def layer_table() -> list[tuple[int, list[str]]]:
     """(level, layer names) of each row of the table in docs/architecture.md."""
-    rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", ARCHITECTURE.read_text(), flags=re.MULTILINE)
+    layers = ARCHITECTURE.read_text().split("\n## ", 1)[0]  # the first table only
+    rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", layers, flags=re.MULTILINE)
     return [(int(level), re.findall(r"`([\w.]+)`", names)) for level, names in rows]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase
 
@@ -126,8 +126,12 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (idempotent)."""
+    """Bring the schema to the newest revision (idempotent). On PostgreSQL the workers
+    that start together take turns (an advisory lock held by the migration's
+    transaction), so the first migrates and the others find the schema current."""
     config = alembic_config(engine)
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('koth-migrate'))"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
