@@ -3,6 +3,7 @@ one commits, the other's clients see and build on."""
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -184,3 +185,57 @@ def test_a_computer_move_claimed_by_a_killed_process_is_made_by_another(
     finally:
         slow.stop()
         quick.stop()
+
+
+def redis_url() -> str | None:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return "redis://127.0.0.1:6379"
+    except OSError:
+        return None
+
+
+def test_notices_through_redis(postgres_url: str) -> None:
+    url = redis_url()
+    if url is None:
+        pytest.skip("Redis is not reachable at 127.0.0.1:6379")
+    settings = make_settings(postgres_url, broker=url)
+    with (
+        TestClient(create_app(settings)) as a,
+        TestClient(create_app(make_settings(postgres_url, broker=url))) as b,
+    ):
+        game = create_game(a)
+        assert b.get(f"/api/games/{game.id}").status_code == 200  # B holds it too
+        moved = a.post(
+            f"/api/games/{game.id}/actions", json={"action": "stake 1"}, headers=game.auth(0)
+        ).json()["version"]
+        assert eventually(lambda: b.get(f"/api/games/{game.id}").json()["version"] == moved)
+
+
+def test_a_killed_process_loses_nothing_its_clients_were_told(postgres_url: str) -> None:
+    """Moves acknowledged by process A are all there when its clients turn to B after
+    A was killed, and they play on there."""
+    a = LiveServer(postgres_url, extra_games=("tests.core.toy_game",)).start()
+    b = LiveServer(postgres_url, extra_games=("tests.core.toy_game",)).start()
+    try:
+        created = httpx.post(f"{a.url}/api/games", json={"game": "toy_duel"}).json()
+        game_id = created["id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        auth = {seat: {"Authorization": f"Bearer {t}"} for seat, t in tokens.items()}
+        acknowledged = httpx.post(
+            f"{a.url}/api/games/{game_id}/actions", json={"action": "stake 2"}, headers=auth[0]
+        ).json()["version"]
+        a.kill()
+        state = httpx.get(f"{b.url}/api/games/{game_id}", headers=auth[1]).json()
+        assert state["version"] == acknowledged
+        assert state["legal"] and 1 in state["to_move"]["players"]
+        body = {"action": state["legal"][0]["text"], "version": acknowledged}
+        assert (
+            httpx.post(
+                f"{b.url}/api/games/{game_id}/actions", json=body, headers=auth[1]
+            ).status_code
+            == 200
+        )
+    finally:
+        a.stop()
+        b.stop()
