@@ -10,6 +10,7 @@ and push the new views to every listener.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import secrets
@@ -19,7 +20,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from koth.core.errors import InvalidParamsError
 from koth.core.players import NodeKind
-from koth.core.record import GameRecord, RecordedMove, replay
+from koth.core.record import GameRecord, RecordedMove, moves_from_record, replay
 from koth.core.state import GameState
 from koth.server import security
 from koth.server.broker import Broker
@@ -53,6 +54,8 @@ from koth.server.games.store import Repository, StoredSeat, TurnClaim
 from koth.server.listeners import Sink
 from koth.server.memory import LiveCache
 from koth.server.metrics import MOVES
+
+log = logging.getLogger(__name__)
 
 #: what a game id may look like (ids are made by secrets.token_urlsafe): anything else
 #: is unknown at once, without a database round trip
@@ -500,13 +503,45 @@ class GameService:
         self._changed(game_id)
 
     async def reload(self, game_id: str) -> LiveGame:
-        """Replay ``game_id`` from the database (a process never trusts its cache over
-        what another process committed)."""
-        old = self._live.get(game_id)
-        if old is not None:
-            async with old.lock:  # let a write of this process finish first
+        """Catch ``game_id`` up with the database (a process never trusts its cache over
+        what another process committed): the moves after the cached version are applied
+        to it; if anything does not fit, the game is replayed from the start."""
+        live = self._live.get(game_id)
+        if live is None:
+            return await self.live(game_id)
+        async with live.lock:  # a write of this process finishes first
+            try:
+                await self._catch_up(live)
+                return live
+            except Exception:
+                log.warning("catching up game %s failed; replaying it", game_id, exc_info=True)
                 self._live.pop(game_id)
         return await self.live(game_id)
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        game_id = live.stored.id
+        stored = await self._db(self.repository.get_game, game_id)
+        if stored is None:
+            raise NotFoundError(f"no game {game_id!r}")
+        if stored.version > live.version:
+            rows = await self._db(self.repository.moves, game_id, live.version)
+            game = live.game
+            record = GameRecord(
+                game=game.name,
+                params=game.params.to_json(),
+                moves=[RecordedMove.model_validate(m) for m in rows],
+            )
+            after = live.state.clone()
+            for move in moves_from_record(game, record):
+                after.apply_move(move)
+            if after.num_moves != stored.version:
+                raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
+            live.state, live.version = after, stored.version
+        live.submitted = frozenset()
+        if live.state.is_simultaneous_node():
+            pending = await self._db(self.repository.pending, game_id, live.version)
+            live.submitted = frozenset(pending)
+        live.stored = stored
 
     def _changed(self, game_id: str) -> None:
         for listener in self.on_change:

@@ -244,11 +244,14 @@ class Repository:
             return GameStatus(status)
 
     # ----------------------------------------------------------------- moves
-    def moves(self, game_id: str) -> list[dict[str, Any]]:
+    def moves(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """The stored moves, those after version ``after`` only if given."""
         with self._sessions() as session:
             return list(
                 session.scalars(
-                    select(MoveRow.move).where(MoveRow.game_id == game_id).order_by(MoveRow.version)
+                    select(MoveRow.move)
+                    .where(MoveRow.game_id == game_id, MoveRow.version > after)
+                    .order_by(MoveRow.version)
                 )
             )
 
