@@ -160,7 +160,7 @@ def test_a_computer_move_claimed_by_a_killed_process_is_made_by_another(
     slow = LiveServer(
         postgres_url,
         extra_games=("tests.core.toy_game",),
-        env={"KOTH_MAX_AGENT_SECONDS": "60", "KOTH_MAX_AGENT_ITERATIONS": str(10**9)},
+        env={"KOTH_MAX_AGENT_SECONDS": "20", "KOTH_MAX_AGENT_ITERATIONS": str(10**9)},
     ).start()
     quick = LiveServer(
         postgres_url,

@@ -211,7 +211,9 @@ def test_timer_pause_extend_and_expiry(api: QuizApi, client: TestClient) -> None
     assert 29 < extended["phase"]["timer"]["remaining"] <= 30
     api.answer("B", 1, RIGHT)
     assert api.cmd("extend", expect=422)["error"]["code"] == "malformed_request"
-    api.cmd("close_answering")
+    closed = api.cmd("close_answering")  # with about 30 s left: none is shown any more
+    assert closed["phase"]["stage"] == "judging" and closed["phase"]["timer"]["remaining"] == 0
+    assert api.projector()["phase"]["timer"]["remaining"] == 0
     assert api.cmd("close_answering", expect=409)["error"]["code"] == "wrong_phase"
     assert api.cmd("extend", expect=409, seconds=5)["error"]["code"] == "wrong_phase"
     reopened = api.cmd("open_answering", seconds=20)  # a judge may open answering again
@@ -443,3 +445,19 @@ def test_csv_cells_never_start_a_formula(api: QuizApi, client: TestClient) -> No
     started(api, questions=1, prize_places=1)
     api.play(1, {"A": "=HYPERLINK(1)", "B": RIGHT}, {RIGHT})
     assert ",'=HYPERLINK(1)," in client.get(api.url("export.csv")).text
+
+
+@pytest.mark.timeout(30)
+def test_every_phone_learns_of_each_join_before_the_start(api: QuizApi, client: TestClient) -> None:
+    api.create()
+    token = api.join("A")
+    with client.websocket_connect(api.url("ws")) as phone:
+        phone.send_json({"type": "hello", "role": "team", "token": token})
+        assert phone.receive_json()["teams_joined"] == 1
+        time.sleep(0.3)  # the broadcast of A's own join has gone out by now
+        phone.send_json({"type": "ping"})
+        while phone.receive_json()["type"] != "pong":  # drained up to here
+            pass
+        api.join("B")
+        frame = phone.receive_json()  # only B's join can send one now
+        assert frame["teams_joined"] == 2

@@ -167,6 +167,9 @@ def test_a_whole_evening_in_the_browser(server: LiveServer, browser: Any, tmp_pa
     results = host_ctx.new_page()
     results.goto(f"{server.url}/quiz/{event_id}/results")
     playwright_sync.expect(results.locator("#results")).to_have_attribute("data-loaded", "true")
+    # the appeal is listed as text (it once read "[object HTMLDivElement]")
+    playwright_sync.expect(results.locator("#results")).to_contain_text("Q6 Bears")
+    playwright_sync.expect(results.locator("#results")).not_to_contain_text("[object")
     shown = [
         (row.get_attribute("data-team"), int(row.get_attribute("data-place") or 0))
         for row in results.locator("table.places tr[data-team]").all()

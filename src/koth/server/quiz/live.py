@@ -217,6 +217,8 @@ class LiveEvent:
             self._dirty_add(team_key(op.team), JUDGE)
         elif isinstance(op, ops.Judged):
             self._dirty_add(JUDGE, *(team_key(t) for t in op.teams))
+        elif isinstance(op, ops.TeamJoined) and not self.model.started:
+            self._dirty_add("*")  # every phone shows how many teams have joined
         elif isinstance(op, ops.TeamJoined | ops.TeamDevice):
             self._dirty_add(JUDGE, PROJECTOR, team_key(op.team))
         else:

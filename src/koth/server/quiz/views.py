@@ -80,11 +80,13 @@ def phase(model: EventModel, now: float) -> Phase:
         out.stage = "read"
     else:
         t = q.timer
+        closed = t.closed_at is not None
         out.timer = TimerInfo(
             seconds=t.seconds,
-            remaining=round(t.remaining(now), 2),
+            # closed by the host with time left: no time is left to show
+            remaining=0.0 if closed else round(t.remaining(now), 2),
             running=t.is_open(now) and t.paused_at is None,
-            paused=t.paused_at is not None and t.closed_at is None,
+            paused=t.paused_at is not None and not closed,
         )
         out.stage = "answering" if t.is_open(now) else "judging"
     return out
