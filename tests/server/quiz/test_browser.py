@@ -141,6 +141,10 @@ def test_a_whole_evening_in_the_browser(server: LiveServer, browser: Any, tmp_pa
             judge.select_option("#appeal-correct", "true")
             judge.fill("#appeal-comment", "synonym accepted")
             judge_click(judge, "#btn-appeal")
+            # the form empties once applied: a second click cannot file it again
+            playwright_sync.expect(judge.locator("#appeal-comment")).to_have_value("")
+            playwright_sync.expect(judge.locator("#appeal-team")).to_have_value("")
+            playwright_sync.expect(judge.locator("#btn-appeal")).to_be_disabled()
             playwright_sync.expect(
                 projector.locator("#proj-table tr.king-row td.name")
             ).to_contain_text("Bears")

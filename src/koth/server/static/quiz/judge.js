@@ -36,12 +36,17 @@
     return queue;
   }
 
+  /* true once the server applied the command */
   async function send(name, body) {
     showError("");
     const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${name}`, body || {}, token);
-    if (!response.ok) return showError(Q.errorText(response.data, response.status));
+    if (!response.ok) {
+      showError(Q.errorText(response.data, response.status));
+      return false;
+    }
     response.data.received_local = Date.now() / 1000;
     receive(response.data);
+    return true;
   }
 
   const button = (id, text, onclick, extra) => Q.el("button", Object.assign({ type: "button", id, text, onclick }, extra || {}));
@@ -71,6 +76,9 @@
       side.replaceChildren(...sidePanel());
       appeal.replaceChildren(...appealPanel());
     });
+    const appealTeam = document.getElementById("appeal-team");
+    const applyAppeal = document.getElementById("btn-appeal");
+    if (appealTeam && applyAppeal) applyAppeal.disabled = !appealTeam.value;
     document.getElementById("judge").dataset.stage = msg.phase.stage;
     document.getElementById("judge").dataset.seq = String(msg.seq);
   }
@@ -185,17 +193,33 @@
     const out = [Q.el("h2", { text: Q.t("appeal") })];
     const q = Q.el("select", { id: "appeal-question" }, msg.closed.map((c) => Q.el("option", { value: c.question, text: Q.t("question", { n: c.question }) })));
     const teamNames = msg.closed[0].rows.map((r) => r.team);
-    const team = Q.el("select", { id: "appeal-team" }, teamNames.map((t) => Q.el("option", { value: t, text: t })));
+    // no team is chosen until the judge chooses one, and the form empties once an appeal
+    // is applied: a second click cannot file the same appeal again
+    const team = Q.el("select", { id: "appeal-team" }, Q.el("option", { value: "", text: "—" }), teamNames.map((t) => Q.el("option", { value: t, text: t })));
     const verdict = Q.el("select", { id: "appeal-correct" }, Q.el("option", { value: "true", text: Q.t("mark_right") }), Q.el("option", { value: "false", text: Q.t("mark_wrong") }));
     const comment = Q.el("input", { id: "appeal-comment", maxlength: "500", placeholder: Q.t("comment") });
-    out.push(Q.el("div", { class: "row" }, q, team, verdict, comment, button("btn-appeal", Q.t("apply"), () =>
-      command("appeal", { question: Number(q.value), team: team.value, correct: verdict.value === "true", comment: comment.value }))));
+    const apply = button("btn-appeal", Q.t("apply"), () => {
+      if (!team.value) return;
+      command("appeal", { question: Number(q.value), team: team.value, correct: verdict.value === "true", comment: comment.value }).then((applied) => {
+        if (!applied) return;
+        for (const [id, value] of [["appeal-team", ""], ["appeal-comment", ""]]) {
+          const input = document.getElementById(id);
+          if (input) input.value = value;
+        }
+        const again = document.getElementById("btn-appeal");
+        if (again) again.disabled = true;
+      });
+    });
+    apply.disabled = !team.value;
+    team.addEventListener("change", () => { apply.disabled = !team.value; });
+    out.push(Q.el("div", { class: "row" }, q, team, verdict, comment, apply));
     const last = msg.closed[0];
     const rows = last.rows.map((r) => Q.el("tr", {}, Q.el("td", { text: r.team }), Q.el("td", { text: r.answer || "—" }),
       Q.el("td", { text: r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong") }), Q.el("td", { text: Q.moveText(r) }),
       Q.el("td", {}, r.correct === null ? "" : Q.el("button", { type: "button", class: "flip", text: "⇄", onclick: () => {
         document.getElementById("appeal-question").value = String(last.question);
         document.getElementById("appeal-team").value = r.team;
+        document.getElementById("btn-appeal").disabled = false;
         document.getElementById("appeal-correct").value = String(!r.correct);
         document.getElementById("appeal-comment").focus();
       } }))));
