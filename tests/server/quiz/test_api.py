@@ -76,6 +76,8 @@ def test_join_errors(api: QuizApi, client: TestClient) -> None:
     api.cmd("start")
     late = client.post("/api/quiz/join", json={"code": api.join_code.lower(), "team": "Late"})
     assert late.status_code == 409 and "started" in late.json()["error"]["message"]
+    # its own code, so the join page says it in the page's language
+    assert late.json()["error"]["code"] == "join_closed"
 
 
 def test_recovery_moves_a_team_to_a_second_phone(api: QuizApi, client: TestClient) -> None:
@@ -114,7 +116,7 @@ def test_host_can_add_teams_before_the_start(api: QuizApi) -> None:
     api.cmd("lock")
     api.cmd("answer_for_team", team="Paper", text="on paper")
     assert api.judge_view()["open"]["answered"] == 1
-    assert api.cmd("add_team", expect=409, team="Later")["error"]["code"] == "wrong_phase"
+    assert api.cmd("add_team", expect=409, team="Later")["error"]["code"] == "join_closed"
 
 
 def test_start_needs_two_teams(api: QuizApi) -> None:

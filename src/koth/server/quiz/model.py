@@ -39,6 +39,7 @@ from koth.server.errors import (
     AlreadyAnsweredError,
     AnsweringClosedError,
     InvalidRequestError,
+    JoinClosedError,
     NameTakenError,
     NotFoundError,
     WrongPhaseError,
@@ -283,7 +284,7 @@ class EventModel:
                 "move it to this phone"
             )
         if existing is None and self.started:
-            raise WrongPhaseError("the game has started: new teams can no longer join")
+            raise JoinClosedError("the game has started: new teams can no longer join")
         if op.token_hash is not None and op.token_hash in self.by_token:
             raise InvalidRequestError("token already in use")
         team = existing or Team(name)
