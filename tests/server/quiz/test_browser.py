@@ -224,6 +224,9 @@ def play_question(
     if number == 5:
         phones["Bears"].screenshot(path=str(shots / "quiz_team.png"))
     judge_click(judge, "#btn-lock")
+    for team, declared in q.get("declarations", {}).items():  # still shown once read
+        mine = phones[team].locator("#my-declaration")
+        playwright_sync.expect(mine).to_have_attribute("data-declaration", declared)
     judge_click(judge, "#btn-open-answering")
     for team, text in q["answers"].items():
         page = phones[team]

@@ -85,7 +85,17 @@
   function renderDeclare(me, phase) {
     const box = document.getElementById("declare");
     box.replaceChildren();
-    if (phase.stage !== "declaring" || !me.plays || !me.legal || me.legal.length <= 1) return;
+    if (phase.stage !== "declaring") {
+      // once the question is read the team still sees what it declared, to check it counted
+      if (me.plays && phase.question && me.declaration && me.declaration !== "ordinary") {
+        box.append(Q.el("p", {
+          id: "my-declaration", class: `declared ${me.declaration}`, dataset: { declaration: me.declaration },
+          text: Q.t("your_declaration", { what: Q.t(me.declaration) }),
+        }));
+      }
+      return;
+    }
+    if (!me.plays || !me.legal || me.legal.length <= 1) return;
     box.append(Q.el("h3", { text: Q.t("declare") }));
     const row = Q.el("div", { class: "declare-buttons" });
     for (const what of ["ordinary", "jump", "revolution"]) {
