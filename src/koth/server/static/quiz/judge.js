@@ -41,7 +41,7 @@
     showError("");
     const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${name}`, body || {}, token);
     if (!response.ok) {
-      showError(Q.errorText(response.data, response.status));
+      showError(Q.errorText(response.data, response.status, ["not_found"]));
       return false;
     }
     response.data.received_local = Date.now() / 1000;

@@ -23,9 +23,13 @@ Q.store = {
   del(key) { localStorage.removeItem(key); },
 };
 
-Q.errorText = function (data, status) {
+// The page's own sentence for an error code, else the server's words. ``ownWords``: codes
+// whose server message says more on this page (on the judge console "not found" means a
+// team or an answer, not the event or join code the general sentence speaks of).
+Q.errorText = function (data, status, ownWords) {
   const error = data && data.error;
   if (!error) return `error ${status}`;
+  if (ownWords && ownWords.includes(error.code)) return error.message;
   const known = Q.cfg.t && Q.cfg.t[`error_${error.code}`];
   return known || error.message;
 };
