@@ -6,16 +6,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
 from koth.core.errors import KothError
 from koth.server.errors import ErrorCode, TooManyConnectionsError, api_error_from
 from koth.server.metrics import SOCKETS
+from koth.server.ratelimit import Action, RateLimits
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,48 @@ def is_ping(text: str) -> bool:
         return Ping.model_validate_json(text).type == "ping"
     except ValidationError:
         return False
+
+
+#: what an endpoint does with a valid hello: subscribe its client, and return the first
+#: message (JSON text) and how to unsubscribe
+Subscribe = Callable[[H], Awaitable[tuple[str, Callable[[], None]]]]
+
+
+async def serve_socket(
+    websocket: WebSocket,
+    *,
+    limits: RateLimits,
+    budget: SocketBudget,
+    client: str,
+    feature: str,
+    hello: type[H],
+    subscribe: Subscribe[H],
+    pong: Callable[[], dict[str, Any]],
+    what: str,
+) -> None:
+    """The life of a live connection, the same for games and quiz events: count it
+    against the client's limits, admit it, read the hello, send the first picture, answer
+    pings until the client leaves; close with the matching code when refused (4400 a
+    hello of another shape, 4000 + the HTTP status of a refusal)."""
+    await websocket.accept()
+    unsubscribe: Callable[[], None] | None = None
+    try:
+        await limits.hit(Action.LOOKUP, client)
+        async with budget.admit(client, feature):
+            first, unsubscribe = await subscribe(await receive_hello(websocket, hello))
+            await websocket.send_text(first)
+            while True:
+                if is_ping(await receive_frame(websocket)):
+                    await websocket.send_json(pong())
+    except WebSocketDisconnect:
+        pass
+    except KothError as exc:
+        await close_with_error(websocket, exc)
+    except (TimeoutError, BadFrame):
+        await close_bad_hello(websocket, what)
+    finally:
+        if unsubscribe is not None:
+            unsubscribe()
 
 
 async def close_with(websocket: WebSocket, code: int, error: str, message: str) -> None:

@@ -3,16 +3,16 @@ Every route calls the service layer only."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response, WebSocket, WebSocketDisconnect, status
+from fastapi import APIRouter, Query, Response, WebSocket, status
 
 from koth.core.errors import (
     GameOverError,
     IllegalActionError,
     InvalidActionError,
     InvalidParamsError,
-    KothError,
     NotYourTurnError,
 )
 from koth.core.record import GameRecord
@@ -54,14 +54,7 @@ from koth.server.games.schemas import (
 from koth.server.games.service import SeatRequest
 from koth.server.ratelimit import Action
 from koth.server.responses import attachment
-from koth.server.sockets import (
-    BadFrame,
-    close_bad_hello,
-    close_with_error,
-    is_ping,
-    receive_frame,
-    receive_hello,
-)
+from koth.server.sockets import serve_socket
 
 router = APIRouter(
     prefix="/api",
@@ -176,26 +169,22 @@ async def game_socket(
     ``{"type": "ping"}`` to keep the connection alive. Refused: a hello of another
     shape (close 4400), an unknown game (4404), a wrong token (4403), too many
     connections to the game or from the address, or too many requests (4429)."""
-    await websocket.accept()
-    subscriber = None
-    try:
-        await limits.hit(Action.LOOKUP, client)
-        async with sockets.admit(client, "games"):
-            hello = await receive_hello(websocket, GameHello)
-            subscriber, first = await games.subscribe(game_id, websocket, hello.token)
-            await websocket.send_text(first.model_dump_json())
-            while True:
-                if is_ping(await receive_frame(websocket)):
-                    await websocket.send_json({"type": "pong"})
-    except WebSocketDisconnect:
-        pass
-    except KothError as exc:
-        await close_with_error(websocket, exc)
-    except (TimeoutError, BadFrame):
-        await close_bad_hello(websocket, "a token")
-    finally:
-        if subscriber is not None:
-            games.unsubscribe(game_id, subscriber)
+
+    async def subscribe(hello: GameHello) -> tuple[str, Callable[[], None]]:
+        subscriber, first = await games.subscribe(game_id, websocket, hello.token)
+        return first.model_dump_json(), lambda: games.unsubscribe(game_id, subscriber)
+
+    await serve_socket(
+        websocket,
+        limits=limits,
+        budget=sockets,
+        client=client,
+        feature="games",
+        hello=GameHello,
+        subscribe=subscribe,
+        pong=lambda: {"type": "pong"},
+        what="a token",
+    )
 
 
 # ----------------------------------------------------------------- records

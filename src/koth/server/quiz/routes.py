@@ -8,10 +8,10 @@ its team only; the projector and the results after the end need no token.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
-from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Response, WebSocket
 
-from koth.core.errors import KothError
 from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
@@ -66,14 +66,7 @@ from koth.server.quiz.schemas import (
 )
 from koth.server.ratelimit import Action
 from koth.server.responses import attachment
-from koth.server.sockets import (
-    BadFrame,
-    close_bad_hello,
-    close_with_error,
-    is_ping,
-    receive_frame,
-    receive_hello,
-)
+from koth.server.sockets import serve_socket
 
 #: what any write to an event may be refused with
 WRITE_ERRORS = (NotFoundError, ForbiddenError, WrongPhaseError, StorageUnavailableError)
@@ -383,27 +376,19 @@ async def quiz_socket(
     that audience, and again after every change (so a reconnect gets everything).
     Refused: a hello of another shape (close 4400), an unknown event (4404), a wrong
     token (4403), too many connections or requests (4429)."""
-    await websocket.accept()
-    subscription = None
-    try:
-        await limits.hit(Action.LOOKUP, client)
-        async with sockets.admit(client, "quiz"):
-            hello = await receive_hello(websocket, QuizHello)
-            live, listener, first = await quiz.subscribe(
-                event_id, hello.role, hello.token, websocket
-            )
-            subscription = (live, listener)
-            await websocket.send_text(first.model_dump_json())
-            while True:
-                if is_ping(await receive_frame(websocket)):
-                    await websocket.send_json({"type": "pong", "server_time": time.time()})
-    except WebSocketDisconnect:
-        pass
-    except KothError as exc:
-        await close_with_error(websocket, exc)
-    except (TimeoutError, BadFrame):
-        await close_bad_hello(websocket, "a role and a token")
-    finally:
-        if subscription is not None:
-            live, listener = subscription
-            live.unsubscribe(listener)
+
+    async def subscribe(hello: QuizHello) -> tuple[str, Callable[[], None]]:
+        live, listener, first = await quiz.subscribe(event_id, hello.role, hello.token, websocket)
+        return first.model_dump_json(), lambda: live.unsubscribe(listener)
+
+    await serve_socket(
+        websocket,
+        limits=limits,
+        budget=sockets,
+        client=client,
+        feature="quiz",
+        hello=QuizHello,
+        subscribe=subscribe,
+        pong=lambda: {"type": "pong", "server_time": time.time()},
+        what="a role and a token",
+    )
