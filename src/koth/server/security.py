@@ -5,10 +5,25 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 #: bytes of randomness in a seat, host or team token
 TOKEN_BYTES = 32
+
+
+#: what an id of a game or event may look like (they are made by :func:`new_id`):
+#: anything else, a NUL byte say, is unknown at once, without a database round trip
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def new_id(nbytes: int) -> str:
+    """A random id of ``nbytes`` bytes, URL-safe."""
+    return secrets.token_urlsafe(nbytes)
+
+
+def could_be_id(text: str) -> bool:
+    return ID_PATTERN.fullmatch(text) is not None
 
 
 def new_token() -> str:

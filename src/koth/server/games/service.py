@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
@@ -57,9 +56,6 @@ from koth.server.metrics import MOVES
 
 log = logging.getLogger(__name__)
 
-#: what a game id may look like (ids are made by secrets.token_urlsafe): anything else
-#: is unknown at once, without a database round trip
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 T = TypeVar("T")
 PS = ParamSpec("PS")
@@ -168,7 +164,7 @@ class GameService:
             status = GameStatus.FINISHED
         stored = await self._db(
             self.repository.create_game,
-            game_id=secrets.token_urlsafe(9),
+            game_id=security.new_id(9),
             game_name=game.name,
             params=game.params.to_json(),
             chance_seed=seed,
@@ -187,7 +183,7 @@ class GameService:
         cached = self._live.get(game_id)
         if cached is not None:
             return cached
-        if not GAME_ID.fullmatch(game_id):
+        if not security.could_be_id(game_id):
             raise NotFoundError(f"no game {game_id!r}")
         loading = self._loading.get(game_id)
         if loading is not None:

@@ -53,9 +53,8 @@ from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
 #: join codes avoid letters and digits that are easy to confuse (0/O, 1/I/L)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-#: what ids and join codes look like: anything else is unknown at once, without a
+#: what join codes look like: anything else is unknown at once, without a
 #: database round trip (a NUL byte, say, never reaches the database)
-EVENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 JOIN_CODE = re.compile(r"[A-Z0-9]{4,16}")
 SUBMISSION_ID = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
 
@@ -154,7 +153,7 @@ class QuizService:
         EventModel("check").apply(first, 1)  # refuse now what the fold would refuse later
         host_token = security.new_token()
         for _attempt in range(5):
-            event_id = secrets.token_urlsafe(12)
+            event_id = security.new_id(12)
             code = new_code()
             try:
                 await asyncio.to_thread(
@@ -181,7 +180,7 @@ class QuizService:
         live = self._live.get(event_id)
         if live is not None:
             return live
-        if not EVENT_ID.fullmatch(event_id):
+        if not security.could_be_id(event_id):
             raise NotFoundError(f"no quiz event {event_id!r}")
         async with self._loading:
             live = self._live.get(event_id)
