@@ -20,10 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import socket
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -33,35 +30,15 @@ from typing import Any
 import httpx
 import websockets
 
+from serving import start_koth
+
 MB = 1024 * 1024
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server:
     def __init__(self, database: str, **env: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        koth = Path(sys.executable).with_name("koth")
-        self.process = subprocess.Popen(
-            [str(koth), "serve", "--port", str(self.port), "--database", database],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "KOTH_COMPUTER_DELAY": "0", **env},
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/catalog", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise SystemExit("koth serve did not start")
+        self.process, self.url = start_koth(database, env, ready_path="/api/catalog")
+        self.port = int(self.url.rsplit(":", 1)[1])
 
     def memory(self, field: str = "VmRSS") -> float:
         """MB of the server process's memory (VmRSS now, VmHWM its peak)."""

@@ -19,53 +19,26 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-import httpx
 import websockets
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from serving import start_koth
 
 
 def start_server(database: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    koth = Path(sys.executable).with_name("koth")
-    prefix = os.environ.get("BENCH_SERVER_PREFIX", "").split() or [str(koth)]
-    process = subprocess.Popen(
-        [*prefix, "serve", "--port", str(port), "--database", database],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        # a thousand phones on one machine: one address, so its limits are raised
-        env={
-            **os.environ,
-            "KOTH_COMPUTER_DELAY": "0",
-            "KOTH_SOCKETS_PER_CLIENT": "100000",
-            **{f"KOTH_RATE_{k}": "1000000/minute" for k in ("JOIN", "ACT", "LOOKUP")},
-        },
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/quiz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("koth serve did not start")
+    # a thousand phones on one machine: one address, so its limits are raised
+    env = {
+        "KOTH_SOCKETS_PER_CLIENT": "100000",
+        **{f"KOTH_RATE_{k}": "1000000/minute" for k in ("JOIN", "ACT", "LOOKUP")},
+    }
+    return start_koth(database, env)
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -15,28 +15,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import socket
 import statistics
 import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 
 import httpx
 import psycopg
 import websockets
 
+from serving import start_koth
+
 DEFAULT_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -124,31 +115,12 @@ async def measure(url: str, games: int, spectators: int, seconds: float) -> Run:
 
 
 def start(database: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    koth = Path(sys.executable).with_name("koth")
     env = {
-        **os.environ,
         "KOTH_SOCKETS_PER_CLIENT": "100000",
         "KOTH_SOCKETS_PER_GAME": "100000",
         **{f"KOTH_RATE_{k}": "100000000/minute" for k in ("CREATE", "ACT", "LOOKUP")},
     }
-    process = subprocess.Popen(
-        [str(koth), "serve", "--port", str(port), "--database", database,
-         "--workers", str(workers)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("koth serve did not start")
+    return start_koth(database, env, ["--workers", str(workers)])
 
 
 def main() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ import pytest
 
 from tests.server.conftest import postgres_schema
 from tests.server.limits import GENEROUS_LIMITS
+from tests.server.live_server import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 CADDY = shutil.which("caddy")
@@ -30,13 +30,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def wait_for(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
