@@ -309,6 +309,9 @@ class ProjectorMessage(_StateMessage):
     labels: dict[str, str] = Field(
         default_factory=dict, description="per team a short label for the mountain's slopes"
     )
+    main_questions: int | None = Field(
+        default=None, description="main questions of the part (later ones are backups)"
+    )
 
 
 class JudgeTeam(BaseModel):

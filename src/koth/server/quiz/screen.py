@@ -66,6 +66,7 @@ def _picture(model: EventModel, found: PackQuestion | None) -> str | None:
 
 def fill_projector(out: ProjectorMessage, model: EventModel, part: Part) -> None:
     out.labels = slope_labels(list(part.config.teams))
+    out.main_questions = part.config.questions
     q = part.open_question
     if q is None:
         return
