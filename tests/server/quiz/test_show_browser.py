@@ -9,6 +9,7 @@ Screenshots go to docs/screenshots/ when KOTH_SCREENSHOTS=1 (else to a temp fold
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -220,3 +221,63 @@ def test_an_evening_with_a_pack(server: LiveServer, browser: Any, tmp_path: Path
     projector.screenshot(path=str(shots / "projector_contrast_ru.png"))
     host.close()
     screen.close()
+
+
+def pdf_pages(pdf: bytes) -> int:
+    """Pages of a PDF Chromium made (its page objects are written uncompressed)."""
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def finished_evening(url: str) -> QuizApi:
+    """Four teams, three prize places, a lightning question for the first place."""
+    api = QuizApi(httpx.Client(base_url=url, timeout=30))
+    teams = ["Совы ночные", "Owls", "Cats", "Dogs"]
+    api.create(
+        title="Вечер клуба",
+        teams=teams,
+        steps=6,
+        hold_moves=2,
+        questions=2,
+        spurs_per_slope=0,
+        prize_places=3,
+    )
+    api.cmd("start")
+    play(api, 1, {"Совы ночные", "Owls", "Cats"}, teams)
+    play(api, 2, {"Совы ночные", "Owls"}, teams)
+    api.cmd("lightning", teams=["Совы ночные", "Owls"], right=["Совы ночные"])
+    return api
+
+
+def test_print_layouts(server: LiveServer, browser: Any, tmp_path: Path) -> None:
+    api = finished_evening(server.url)
+    for lang, locale in LANGS.items():
+        ctx = browser.new_context(locale=locale)
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{server.url}/quiz/{api.event_id}/results")
+        expect(page.locator("#results")).to_have_attribute("data-loaded", "true")
+        title = "Game" if lang == "en" else "Игра"
+        expect(page.locator(".part-title")).to_have_text(title)
+        expect(page.locator(".end-reason")).to_contain_text(
+            "The questions ran out" if lang == "en" else "Вопросы закончились"
+        )
+        expect(page.locator(".lightning-list li")).to_have_count(1)
+        results_pdf = page.pdf(format="A4", prefer_css_page_size=True)
+        page.emulate_media(media="print")
+        page.screenshot(path=str(tmp_path / f"results_print_{lang}.png"), full_page=True)
+        (tmp_path / f"results_{lang}.pdf").write_bytes(results_pdf)
+        # the places, then the protocol on a landscape page of its own
+        assert pdf_pages(results_pdf) == 2
+        page.goto(f"{server.url}/quiz/{api.event_id}/certificates")
+        expect(page.locator("#certificates-page")).to_have_attribute("data-loaded", "3")
+        names = page.locator(".certificate .cert-team").all_inner_texts()
+        assert names == ["Совы ночные", "Owls", "Cats"]
+        certificates_pdf = page.pdf(prefer_css_page_size=True)
+        (tmp_path / f"certificates_{lang}.pdf").write_bytes(certificates_pdf)
+        assert pdf_pages(certificates_pdf) == 3  # one page per prize place
+        page.screenshot(path=str(tmp_path / f"certificates_{lang}.png"), full_page=True)
+        page.emulate_media(media="print")
+        page.set_viewport_size({"width": 1123, "height": 794})
+        page.screenshot(path=str(tmp_path / f"certificate_print_{lang}.png"))
+        ctx.close()
+    print(f"PDFs and screenshots in {tmp_path}")

@@ -109,3 +109,10 @@ async def results_page(
     request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
 ) -> HTMLResponse:
     return await _event_page(request, templates, quiz, event_id, "quiz/results.html")
+
+
+@router.get("/quiz/{event_id}/certificates", response_class=HTMLResponse, dependencies=LOOKUP)
+async def certificates_page(
+    request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
+) -> HTMLResponse:
+    return await _event_page(request, templates, quiz, event_id, "quiz/print_certificates.html")

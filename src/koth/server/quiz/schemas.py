@@ -398,6 +398,7 @@ class JudgeMessage(_StateMessage):
 # ------------------------------------------------------------------- results
 class PartResults(BaseModel):
     name: str
+    end_reason: str | None = Field(default=None, description="why the part ended, in words")
     standings: Standings
     spurs: dict[str, list[int]]
     questions: list[ClosedQuestion]

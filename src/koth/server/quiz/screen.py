@@ -86,6 +86,12 @@ def fill_projector(out: ProjectorMessage, model: EventModel, part: Part) -> None
         out.screen = content
 
 
+def end_reason_text(part: Part) -> str | None:
+    """Why ``part`` ended, in words (None: it is still running)."""
+    reason = part.state.standings.reason
+    return reason.text if reason is not None and part.state.finished else None
+
+
 def fill_team(out: TeamMessage, model: EventModel) -> None:
     part = model.part
     q = part.open_question if part is not None else None

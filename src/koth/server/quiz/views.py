@@ -367,6 +367,7 @@ def results_document(model: EventModel) -> ResultsDocument:
     parts = [
         PartResults(
             name=part.name,
+            end_reason=screen.end_reason_text(part),
             standings=standings(part),
             spurs={t: list(c) for t, c in part.config.spurs.items()},
             questions=[
