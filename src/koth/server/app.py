@@ -35,6 +35,7 @@ from koth.server.games.worker import ComputerWorker
 from koth.server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from koth.server.quiz import pages as quiz_pages
 from koth.server.quiz import routes as quiz_routes
+from koth.server.quiz.series_service import SeriesService
 from koth.server.quiz.service import QuizService
 from koth.server.ratelimit import RateLimits
 from koth.server.settings import Settings
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.games = games
         app.state.worker = worker
         app.state.quiz = quiz
+        app.state.series = SeriesService(quiz)
         broker = make_broker(settings.database_url(), settings.broker)
         games.broker = quiz.broker = broker
         await broker.start(functools.partial(_on_notice, games, quiz))

@@ -281,3 +281,48 @@ def test_print_layouts(server: LiveServer, browser: Any, tmp_path: Path) -> None
         page.screenshot(path=str(tmp_path / f"certificate_print_{lang}.png"))
         ctx.close()
     print(f"PDFs and screenshots in {tmp_path}")
+
+
+def test_a_season_page(server: LiveServer, browser: Any, tmp_path: Path) -> None:
+    shots = shots_dir(tmp_path)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ru-RU")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/quiz/series")
+    page.locator("[name=title]").fill("Осень")
+    page.select_option("[name=formula]", "points")
+    page.locator("#season-form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/quiz/series/" in url)
+    first = finished_evening(server.url)
+    second = QuizApi(httpx.Client(base_url=server.url, timeout=30))
+    second.create(
+        title="Вечер 2",
+        teams=["СОВЫ НОЧНЫЕ", "Коты"],
+        steps=6,
+        hold_moves=2,
+        questions=1,
+        spurs_per_slope=0,
+        prize_places=1,
+    )
+    second.cmd("start")
+    play(second, 1, {"Коты"}, ["СОВЫ НОЧНЫЕ", "Коты"])
+    for api in (first, second):  # this browser hosts both events
+        kept = f"JSON.stringify('{api.host_token}')"
+        page.evaluate(f"localStorage.setItem('koth.quiz.host.{api.event_id}', {kept})")
+    page.reload()
+    for api in (first, second):
+        page.select_option("#season-event", api.event_id)
+        page.locator("#season-add").click()
+        expect(page.locator("#season-table th")).to_have_count(4 + (1 if api is first else 2))
+    # "СОВЫ НОЧНЫЕ" is "Совы ночные" (one name key); Cats and Коты are merged by hand
+    expect(page.locator("#season-table tr[data-team]")).to_have_count(5)
+    page.select_option("#season-spelling", "Коты")
+    page.select_option("#season-into", "Cats")
+    page.locator("#season-merge").click()
+    expect(page.locator("#season-table tr[data-team]")).to_have_count(4)
+    merged = page.locator('#season-table tr[data-team="Коты"] td')
+    expect(merged.nth(2)).to_have_text("2")  # 1 point as Cats, 1 as Коты
+    expect(merged.nth(3)).to_have_text("2")  # two events
+    expect(page.locator('#season-table tr[data-team="СОВЫ НОЧНЫЕ"] td').nth(3)).to_have_text("2")
+    page.screenshot(path=str(shots / "quiz_season_ru.png"), full_page=True)
+    ctx.close()

@@ -37,7 +37,7 @@ from koth.server.errors import (
     WrongPhaseError,
     error_responses,
 )
-from koth.server.quiz import commands, ops
+from koth.server.quiz import commands, ops, series_routes
 from koth.server.quiz.schemas import (
     AddTeamCommand,
     AnswerAck,
@@ -313,6 +313,7 @@ async def show_screen(live: HostEventDep, body: ScreenCommand, quiz: QuizDep) ->
 
 
 router.include_router(judge)
+router.include_router(series_routes.router)
 
 
 @router.put(

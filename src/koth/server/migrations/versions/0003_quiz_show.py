@@ -1,4 +1,4 @@
-"""quiz show: the pictures of an event's question pack
+"""quiz show: the pictures of an event's question pack, and seasons (series of events)
 
 Revision ID: 0003_quiz_show
 Revises: 0002_quiz
@@ -27,8 +27,17 @@ def upgrade() -> None:
         sa.UniqueConstraint("event_id", "name", name="uq_quiz_pictures_event_name"),
     )
     op.create_index("ix_quiz_pictures_event_id", "quiz_pictures", ["event_id"])
+    op.create_table(
+        "quiz_series",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("title", sa.String(100), nullable=False),
+        sa.Column("host_token_hash", sa.String(64), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("data", sa.JSON(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("quiz_series")
     op.drop_index("ix_quiz_pictures_event_id", table_name="quiz_pictures")
     op.drop_table("quiz_pictures")
