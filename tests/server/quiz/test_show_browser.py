@@ -155,8 +155,16 @@ def test_an_evening_with_a_pack(server: LiveServer, browser: Any, tmp_path: Path
     )
     join = api.client.get(api.url("judge"), headers=api.host).json()["join_code"]
     api.join_code = join
-    for team in ("Owls", "Совы ночные", "Cats"):
+    for team in ("Owls", "Совы ночные"):
         api.join(team)
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, locale="ru-RU"
+    ).new_page()
+    phone.set_default_timeout(TIMEOUT_MS)
+    phone.goto(f"{server.url}/quiz/join?code={join}")
+    phone.locator("[name=team]").fill("Cats")
+    phone.locator("#join-form button[type=submit]").click()
+    phone.wait_for_url(lambda url: url.endswith("/team"))
 
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ru-RU")
     projector = screen.new_page()
@@ -177,6 +185,9 @@ def test_an_evening_with_a_pack(server: LiveServer, browser: Any, tmp_path: Path
     expect(projector.locator("#proj-part")).to_have_text("Игра")
     wait_until(projector, "document.getElementById('proj-q-picture').naturalWidth === 320")
     expect(projector.locator("#proj-q-answer")).to_be_hidden()
+    # the host ticked "phones show the question": the phone shows it too
+    expect(phone.locator("#question-text")).to_have_text("What is shown in the picture?")
+    phone.screenshot(path=str(tmp_path / "phone_question_ru.png"))
     projector.screenshot(path=str(shots / "projector_question_ru.png"))
     before = projector.evaluate("window.QuizSound.played.length")
     api.cmd("open_answering", seconds=11)
