@@ -56,16 +56,23 @@ def test_a_bad_pack_is_refused_naming_line_and_field_and_changes_nothing(api: Qu
     ("name", "data", "expected"),
     [
         ("a.png", b"<svg/>", "not a PNG, JPEG, WebP or GIF file"),
-        ("a.png", PNG + b"0" * 300_000, "bytes, more than the"),
-        ("..", PNG, "a picture is a plain file name"),
+        ("a.png", PNG + b"0" * 210_000, "bytes, more than the 204800 allowed"),
+        ("%2E%2E", PNG, "a picture is a plain file name without folders (got '..')"),
+        ("a%5Cb.png", PNG, "a picture is a plain file name without folders"),
     ],
 )
 def test_pictures_are_checked(api: QuizApi, name: str, data: bytes, expected: str) -> None:
     evening(api)
+    before = api.judge_view()["seq"]
     response = put_picture(api, name, data)
-    assert response.status_code in (404, 405, 413, 422), response.text
-    if response.status_code == 422:
-        assert expected in response.json()["error"]["message"]
+    assert response.status_code == 422, response.text
+    assert expected in response.json()["error"]["message"]
+    assert api.judge_view()["seq"] == before  # nothing stored
+
+
+def test_a_picture_over_the_body_limit_is_refused_before_it_is_read(api: QuizApi) -> None:
+    evening(api)
+    assert put_picture(api, "a.png", PNG + b"0" * 300_000).status_code == 413
 
 
 def test_only_the_host_stores_pictures(api: QuizApi) -> None:
