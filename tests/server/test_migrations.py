@@ -7,14 +7,16 @@ from alembic.migration import MigrationContext
 
 from koth.server.database import Base, make_engine, migrate
 from koth.server.games import store as games_store
+from koth.server.quiz import series_store
 from koth.server.quiz import store as quiz_store
 
 
 def test_every_table_is_in_the_one_metadata() -> None:
     tables = set(Base.metadata.tables)
     assert {"games", "seats", "moves", "pending"} <= tables
-    assert {"quiz_events", "quiz_log"} <= tables
-    for row in (games_store.GameRow, quiz_store.QuizEventRow, quiz_store.QuizLogRow):
+    assert {"quiz_events", "quiz_log", "quiz_pictures", "quiz_series"} <= tables
+    rows = (games_store.GameRow, quiz_store.QuizEventRow, quiz_store.QuizLogRow)
+    for row in (*rows, quiz_store.QuizPictureRow, series_store.QuizSeriesRow):
         assert row.metadata is Base.metadata
 
 

@@ -35,6 +35,7 @@ from koth.server.games.worker import ComputerWorker
 from koth.server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from koth.server.quiz import pages as quiz_pages
 from koth.server.quiz import routes as quiz_routes
+from koth.server.quiz.series_service import SeriesService
 from koth.server.quiz.service import QuizService
 from koth.server.ratelimit import RateLimits
 from koth.server.settings import Settings
@@ -85,10 +86,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_listeners=settings.sockets_per_event,
             max_live=settings.max_live_events,
             idle_seconds=settings.idle_seconds,
+            max_picture_bytes=settings.quiz_picture_bytes,
         )
         app.state.games = games
         app.state.worker = worker
         app.state.quiz = quiz
+        app.state.series = SeriesService(quiz)
         broker = make_broker(settings.database_url(), settings.broker)
         games.broker = quiz.broker = broker
         await broker.start(functools.partial(_on_notice, games, quiz))

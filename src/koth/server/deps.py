@@ -16,6 +16,7 @@ from starlette.requests import HTTPConnection
 
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
+from koth.server.quiz.series_service import SeriesService
 from koth.server.quiz.service import QuizService
 from koth.server.ratelimit import Action, RateLimits
 from koth.server.settings import Settings
@@ -73,6 +74,11 @@ async def get_quiz(connection: HTTPConnection) -> QuizService:
     return service
 
 
+async def get_series(connection: HTTPConnection) -> SeriesService:
+    service: SeriesService = connection.app.state.series
+    return service
+
+
 _seat_bearer = HTTPBearer(
     auto_error=False,
     scheme_name="SeatToken",
@@ -117,6 +123,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 TemplatesDep = Annotated[Jinja2Templates, Depends(get_templates)]
 GamesDep = Annotated[GameService, Depends(get_games)]
 QuizDep = Annotated[QuizService, Depends(get_quiz)]
+SeriesDep = Annotated[SeriesService, Depends(get_series)]
 SeatTokenDep = Annotated[str | None, Depends(get_seat_token)]
 QuizTokenDep = Annotated[str | None, Depends(get_quiz_token)]
 BaseUrlDep = Annotated[str, Depends(get_base_url)]

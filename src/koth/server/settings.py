@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=256 * 1024, ge=1024, description="largest request body accepted (413 above)"
     )
+    quiz_picture_bytes: int = Field(
+        default=200 * 1024,
+        ge=1024,
+        description="largest picture of a question pack (it also has to fit in a request body)",
+    )
     sockets_per_game: int = Field(
         default=200, ge=1, description="WebSockets one game accepts at once"
     )

@@ -314,7 +314,7 @@ def test_results_are_private_until_the_end(api: QuizApi, client: TestClient) -> 
     api.play(1, {"A": RIGHT, "B": WRONG}, {RIGHT})
     for path in ("results", "export.csv", "export.json", "protocol.json"):
         assert client.get(api.url(path)).status_code == 200
-    csv_text = client.get(api.url("export.csv")).text
+    csv_text = client.get(api.url("export.csv")).text.removeprefix("\ufeff")
     header, *rows = csv_text.strip().splitlines()
     assert header.startswith("part,question,team,place,declaration")
     assert len(rows) == 3 and any(",Rome," in r for r in rows)

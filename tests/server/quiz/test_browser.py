@@ -154,7 +154,7 @@ def test_a_whole_evening_in_the_browser(server: LiveServer, browser: Any, tmp_pa
             ).to_contain_text("Bears")
         play_question(judge, phones, number, q, shots)
         if number == 4:
-            playwright_sync.expect(projector.locator("#king-hold")).to_have_text("0/2")
+            playwright_sync.expect(projector.locator("#proj-king-hold")).to_contain_text("0/2")
             assert "♛" in projector.locator("#proj-table tr.king-row").inner_text()
         if number == 5:
             projector.wait_for_timeout(1800)  # let the markers finish moving

@@ -46,7 +46,15 @@ def test_team_token_cannot_act_for_another_team_or_the_judge(
     assert ack["accepted"]
     view = api.judge_view()["open"]["groups"]
     assert view == [
-        {"key": "from a", "text": "from A", "teams": ["A"], "right": 0, "wrong": 0, "unjudged": 1}
+        {
+            "key": "from a",
+            "text": "from A",
+            "teams": ["A"],
+            "right": 0,
+            "wrong": 0,
+            "unjudged": 1,
+            "matches": False,
+        }
     ]
     # a host token is not a team token, a token of another event is nothing here
     assert client.get(api.url("team"), headers=api.host).status_code == 403

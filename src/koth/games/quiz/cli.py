@@ -1,4 +1,4 @@
-"""``koth quiz``: offline scoring of a quiz game protocol."""
+"""``koth quiz``: offline scoring of a quiz game protocol, and checking question packs."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from rich.console import Console
 
 from koth.core.errors import KothError
 from koth.games.quiz.explain import explain
+from koth.games.quiz.pack import PackError, check_picture, pack_form, parse_pack
 from koth.games.quiz.protocol import load_protocol, result_json, score_protocol
-from koth.games.quiz.render import situation_table, tie_lines
+from koth.games.quiz.render import pack_table, situation_table, tie_lines
 from koth.games.quiz.situation import situation
 
 quiz_app = typer.Typer(help="The quiz game King of the Hill (rules 1.2.2).", no_args_is_help=True)
@@ -68,3 +69,43 @@ def score(
         console.print(situation_table(s, title))
         for line in tie_lines(s):
             console.print(line, markup=False, highlight=False)
+
+
+pack_app = typer.Typer(help="Question packs (CSV, JSON or YAML).", no_args_is_help=True)
+quiz_app.add_typer(pack_app, name="pack")
+
+#: the CLI's limit on a picture (the server's own is its quiz_picture_bytes setting)
+PICTURE_BYTES = 2 * 1024 * 1024
+
+
+@pack_app.command("check")
+def pack_check(
+    file: Path = typer.Argument(..., help="A pack file (.csv, .json, .yaml or .yml)."),
+    picture_bytes: int = typer.Option(
+        PICTURE_BYTES, "--picture-bytes", help="The largest picture accepted (bytes)."
+    ),
+) -> None:
+    """Check a question pack and print its questions; each error is one line naming the
+    line and the field (exit status 2)."""
+    try:
+        pack = parse_pack(file.read_text(encoding="utf-8"), pack_form(file.name))
+    except PackError as exc:
+        for problem in exc.problems:
+            typer.echo(f"{file.name}: {problem}", err=True)
+        raise typer.Exit(2) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        typer.echo(f"{file.name}: cannot be read as UTF-8 text ({exc})", err=True)
+        raise typer.Exit(2) from None
+    problems = []
+    for name in pack.pictures():
+        path = file.parent / name
+        data = path.read_bytes() if path.is_file() else None
+        found = check_picture(name, data, picture_bytes)
+        if found.problem is not None:
+            problems.append(found.problem)
+    console = Console(width=140)
+    console.print(pack_table(pack))
+    for problem in problems:
+        typer.echo(f"{file.name}: {problem}", err=True)
+    if problems:
+        raise typer.Exit(2)

@@ -1,9 +1,10 @@
-"""A Rich table of the game situation."""
+"""Rich tables of the game situation and of a question pack."""
 
 from __future__ import annotations
 
 from rich.table import Table
 
+from koth.games.quiz.pack import Pack
 from koth.games.quiz.situation import Situation
 
 
@@ -48,3 +49,27 @@ def tie_lines(s: Situation) -> list[str]:
     if s.voided_questions:
         out.append("Void questions (after the end): " + ", ".join(map(str, s.voided_questions)))
     return out
+
+
+def pack_table(pack: Pack) -> Table:
+    """A pack's questions, main before backup, each with its answer and variants."""
+    mains = sum(1 for q in pack.questions if not q.backup)
+    table = Table(
+        title=pack.title or "Question pack",
+        caption=f"{mains} questions, {len(pack.questions) - mains} backup questions",
+    )
+    for column in ("No.", "Part", "Question", "Answer", "Accepted", "Picture", "Partner"):
+        table.add_column(column, overflow="fold")
+    for q in sorted(pack.questions, key=lambda q: (q.part or "", q.backup, q.number)):
+        number = f"B{q.number}" if q.backup else str(q.number)
+        text = q.text if len(q.text) <= 60 else q.text[:59] + "…"
+        table.add_row(
+            number,
+            q.part or "",
+            text,
+            q.answer,
+            " | ".join(q.accepted),
+            q.picture or "",
+            q.partner or "",
+        )
+    return table

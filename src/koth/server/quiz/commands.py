@@ -30,6 +30,7 @@ from koth.server.quiz.schemas import (
     OpenAnsweringCommand,
     OpenQuestionCommand,
     PartnerCommand,
+    ScreenCommand,
 )
 
 B = TypeVar("B", bound=BaseModel)
@@ -155,3 +156,10 @@ def next_part_op(model: EventModel) -> ops.PartStarted:
             raise InvalidRequestError(str(exc)) from None
     spurs = {**manual, **{t: list(c) for t, c in drawn.items()}}
     return ops.PartStarted(name=name, teams=teams, spurs=spurs)
+
+
+# ---------------------------------------------------------------- the show
+def show_screen(model: EventModel, body: ScreenCommand, now: float) -> ops.Op:
+    """What the big screen shows for the open question: its text, its answer or the
+    mountain."""
+    return ops.ScreenShown(question=_question(model, body), show=body.show, at=now)

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from koth.games.quiz.state import EndReason
 from koth.server.quiz.model import EventModel, Part, Question
 from koth.server.quiz.schemas import ProtocolDocument
 from koth.server.quiz.views import results_document
@@ -34,7 +35,10 @@ CSV_COLUMNS = [
     "king",
     "void",
     "notes",
+    "end_reason",
 ]
+#: a spreadsheet (Excel above all) reads a CSV file as UTF-8 only after this mark
+BOM = "\ufeff"
 
 
 def _question(part: Part, q: Question) -> dict[str, Any]:
@@ -124,13 +128,16 @@ def _protocol(model: EventModel) -> dict[str, Any]:
 
 
 def results_csv(model: EventModel) -> str:
-    """One row per part, question and team (the club's "figures")."""
+    """One row per part, question and team (the club's "figures"), then one per team of
+    each lightning question; every row names its part and the reason the part ended.
+    Starts with a byte-order mark so spreadsheets read the Cyrillic right."""
     doc = results_document(model)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for part in doc.parts:
         places = {t.name: t.place for t in part.standings.teams}
+        reason = EndReason(part.standings.reason).text if part.standings.reason else ""
         for q in part.questions:
             for row in q.rows:
                 writer.writerow(
@@ -154,10 +161,25 @@ def results_csv(model: EventModel) -> str:
                             "king": _yes_no(row.king),
                             "void": _yes_no(row.void),
                             "notes": "; ".join(row.notes),
+                            "end_reason": reason,
                         }
                     )
                 )
-    return buffer.getvalue()
+        for k, lq in enumerate(part.lightning, start=1):
+            for team in lq.teams:
+                writer.writerow(
+                    _safe_row(
+                        {
+                            "part": part.name,
+                            "question": f"lightning {k}",
+                            "team": team,
+                            "place": places.get(team, ""),
+                            "correct": _yes_no(team in lq.right),
+                            "end_reason": reason,
+                        }
+                    )
+                )
+    return BOM + buffer.getvalue()
 
 
 def _blank(value: object) -> object:

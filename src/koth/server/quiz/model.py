@@ -35,6 +35,7 @@ from koth.games.quiz import BreakTaken as EngineBreak
 from koth.games.quiz import LightningQuestion as EngineLightning
 from koth.games.quiz import QuestionOpened as EngineOpened
 from koth.games.quiz.events import LightningAnswer
+from koth.games.quiz.pack import Pack
 from koth.server.errors import (
     AlreadyAnsweredError,
     AnsweringClosedError,
@@ -46,6 +47,7 @@ from koth.server.errors import (
 )
 from koth.server.quiz import ops
 from koth.server.quiz.names import TEAM_NAME_MAX, name_key, name_problem
+from koth.server.quiz.show import check_screen, load_pack
 
 
 @dataclass
@@ -129,6 +131,10 @@ class Question:
     partner_flag: bool = False
     resolved: bool = False
     judged_at_close: dict[str, bool] = field(default_factory=dict)
+    screen: ops.Screen | None = None
+    """what the big screen shows for it (None: the mountain, as before any pack)"""
+    shown: bool = False
+    """its text was shown (its picture may then be served to everyone)"""
 
 
 @dataclass
@@ -174,6 +180,10 @@ class EventModel:
         #: name_key -> team name: names that differ only by case or look-alike letters
         #: are one team
         self.by_key: dict[str, str] = {}
+        #: the question pack the host loaded (None: the host reads from paper)
+        self.pack: Pack | None = None
+        #: pictures stored with the event: file name -> MIME type
+        self.pictures: dict[str, str] = {}
         #: the op being folded is new (not a stored row replayed): input checks that
         #: were added over time apply to new ops only, so an old log still replays
         self._new = True
@@ -521,6 +531,19 @@ class EventModel:
         answers = {t: LightningAnswer(t in op.right) for t in op.teams}
         part.state = _engine(part.state, [EngineLightning(tuple(op.teams), answers)])
         part.lightning.append(op)
+
+    # ------------------------------------------------------------------ the show
+    def _on_pack_loaded(self, op: ops.PackLoaded, _seq: int) -> None:
+        self.pack = load_pack(op.pack)
+
+    def _on_picture_stored(self, op: ops.PictureStored, _seq: int) -> None:
+        self.pictures[op.name] = op.mime
+
+    def _on_screen_shown(self, op: ops.ScreenShown, _seq: int) -> None:
+        _part, q = self._question(op.question)
+        check_screen(q.timer, op)
+        q.screen = op.show
+        q.shown = q.shown or op.show != "standings"
 
     # ------------------------------------------------------------------ helpers
     def _question(self, number: int) -> tuple[Part, Question]:

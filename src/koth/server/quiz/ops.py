@@ -48,6 +48,9 @@ class EventSettings(BaseModel):
         default=None, ge=0, description="seed of the spur draw (default: a random one, kept secret)"
     )
     answer_seconds: int = Field(60, ge=5, le=3600, description="default answering time")
+    phones_show_question: bool = Field(
+        False, description="team phones show the question's text once the host shows it"
+    )
 
 
 class _Op(BaseModel):
@@ -180,6 +183,34 @@ class Lightning(_Op):
     right: list[str]
 
 
+# ---------------------------------------------------------------- the show
+Screen = Literal["question", "answer", "standings"]
+
+
+class PackLoaded(_Op):
+    """The host loaded a question pack (its pictures are stored beside the log)."""
+
+    kind: Literal["pack_loaded"] = "pack_loaded"
+    pack: dict[str, Any]
+
+
+class PictureStored(_Op):
+    """A picture of the pack was stored with the event (its bytes are in quiz_pictures)."""
+
+    kind: Literal["picture_stored"] = "picture_stored"
+    name: str
+    mime: str
+    size: int
+
+
+class ScreenShown(_TimedOp):
+    """What the big screen shows for the open question: its text (the host reads it),
+    its answer (after judging) or the mountain and standings."""
+
+    kind: Literal["screen_shown"] = "screen_shown"
+    show: Screen
+
+
 Op = Annotated[
     Created
     | TeamJoined
@@ -199,7 +230,10 @@ Op = Annotated[
     | Resolved
     | Corrected
     | BreakTaken
-    | Lightning,
+    | Lightning
+    | PackLoaded
+    | PictureStored
+    | ScreenShown,
     Field(discriminator="kind"),
 ]
 

@@ -109,3 +109,21 @@ async def results_page(
     request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
 ) -> HTMLResponse:
     return await _event_page(request, templates, quiz, event_id, "quiz/results.html")
+
+
+@router.get("/quiz/{event_id}/certificates", response_class=HTMLResponse, dependencies=LOOKUP)
+async def certificates_page(
+    request: Request, event_id: str, quiz: QuizDep, templates: TemplatesDep
+) -> HTMLResponse:
+    return await _event_page(request, templates, quiz, event_id, "quiz/print_certificates.html")
+
+
+# ---------------------------------------------------------------- seasons
+@router.get("/quiz/series", response_class=HTMLResponse)
+async def series_form(request: Request, templates: TemplatesDep) -> HTMLResponse:
+    return _render(request, templates, "quiz/series.html", series_id=None)
+
+
+@router.get("/quiz/series/{series_id}", response_class=HTMLResponse, dependencies=LOOKUP)
+async def series_page(request: Request, series_id: str, templates: TemplatesDep) -> HTMLResponse:
+    return _render(request, templates, "quiz/series.html", series_id=series_id)

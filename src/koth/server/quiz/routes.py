@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from fastapi import APIRouter, Response, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
 
 from koth.server.deps import (
     BaseUrlDep,
@@ -37,7 +37,7 @@ from koth.server.errors import (
     WrongPhaseError,
     error_responses,
 )
-from koth.server.quiz import commands, ops
+from koth.server.quiz import commands, ops, series_routes
 from koth.server.quiz.schemas import (
     AddTeamCommand,
     AnswerAck,
@@ -56,12 +56,15 @@ from koth.server.quiz.schemas import (
     OnQuestion,
     OpenAnsweringCommand,
     OpenQuestionCommand,
+    PackUpload,
     PartnerCommand,
+    PictureStoredResponse,
     ProjectorMessage,
     ProtocolDocument,
     QuizHello,
     RecoverRequest,
     ResultsDocument,
+    ScreenCommand,
     TeamMessage,
 )
 from koth.server.ratelimit import Action
@@ -298,7 +301,55 @@ async def answer_for_team(
     return await quiz.run_command(live, commands.answer_for_team, body)
 
 
+# -------------------------------------------------------------- the show
+@judge.post("/pack", summary="Load a question pack (CSV, JSON or YAML text)")
+async def load_pack(live: HostEventDep, body: PackUpload, quiz: QuizDep) -> JudgeMessage:
+    return await quiz.load_pack(live, body)
+
+
+@judge.post("/screen", summary="Show the open question, its answer, or the mountain")
+async def show_screen(live: HostEventDep, body: ScreenCommand, quiz: QuizDep) -> JudgeMessage:
+    return await quiz.run_command(live, commands.show_screen, body)
+
+
 router.include_router(judge)
+router.include_router(series_routes.router)
+
+
+@router.put(
+    "/events/{event_id}/pictures/{name}",
+    dependencies=ACT,
+    tags=["quiz judge"],
+    responses=COMMAND_ERRORS,
+    summary="Store a picture of the pack (the request body is the file)",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+            },
+        }
+    },
+)
+async def store_picture(
+    live: HostEventDep, name: str, request: Request, quiz: QuizDep
+) -> PictureStoredResponse:
+    return await quiz.store_picture(live, name, await request.body())
+
+
+@router.get(
+    "/events/{event_id}/pictures/{name}",
+    dependencies=LOOKUP,
+    summary="A picture of the pack (public once its question was shown)",
+    response_class=Response,
+    responses={
+        200: {"content": {"image/*": {}}, "description": "the picture"},
+        **error_responses(NotFoundError),
+    },
+)
+async def picture(event_id: str, name: str, quiz: QuizDep, token: QuizTokenDep) -> Response:
+    mime, data = await quiz.picture(event_id, name, token)
+    return Response(data, media_type=mime, headers={"Cache-Control": "private, max-age=3600"})
 
 
 # ------------------------------------------------------------------ results

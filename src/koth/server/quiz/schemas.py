@@ -21,6 +21,7 @@ from koth.server.quiz.ops import (
     Declaration,
     EventSettings,
     Format,
+    Screen,
 )
 
 Stage = Literal[
@@ -282,6 +283,9 @@ class TeamMessage(_StateMessage):
     me: TeamSelf
     teams_joined: int | None = None
     standings: TeamStandings | None = None
+    question_text: str | None = Field(
+        default=None, description="the open question's text once shown (a host setting)"
+    )
 
 
 class ProjectorMessage(_StateMessage):
@@ -296,6 +300,18 @@ class ProjectorMessage(_StateMessage):
     teams_total: int | None = None
     sectors: list[str] = Field(default_factory=list)
     format: Format | None = None
+    screen: ScreenContent | None = Field(
+        default=None, description="the open question's text (and answer) while shown"
+    )
+    revolutions: list[str] = Field(
+        default_factory=list, description="teams that declared a Revolution on the open question"
+    )
+    labels: dict[str, str] = Field(
+        default_factory=dict, description="per team a short label for the mountain's slopes"
+    )
+    main_questions: int | None = Field(
+        default=None, description="main questions of the part (later ones are backups)"
+    )
 
 
 class JudgeTeam(BaseModel):
@@ -315,6 +331,9 @@ class AnswerGroup(BaseModel):
     right: int
     wrong: int
     unjudged: int
+    matches: bool = Field(
+        default=False, description="matches the pack's answer or an accepted variant"
+    )
 
 
 class LateDeclaration(BaseModel):
@@ -370,11 +389,16 @@ class JudgeMessage(_StateMessage):
     appeals: list[AppealInfo] | None = None
     lightning: list[LightningInfo] | None = None
     applied_seq: int | None = Field(default=None, description="commands: the log row they made")
+    pack: PackSummary | None = None
+    expected: ExpectedAnswer | None = Field(
+        default=None, description="the open question as the pack has it"
+    )
 
 
 # ------------------------------------------------------------------- results
 class PartResults(BaseModel):
     name: str
+    end_reason: str | None = Field(default=None, description="why the part ended, in words")
     standings: Standings
     spurs: dict[str, list[int]]
     questions: list[ClosedQuestion]
@@ -390,3 +414,56 @@ class ResultsDocument(BaseModel):
     finished: bool
     settings: EventSettings
     parts: list[PartResults]
+
+
+# ------------------------------------------------------------------ the show
+class PackUpload(_Body):
+    """A question pack as the host's file holds it (CSV, JSON or YAML text)."""
+
+    form: Literal["csv", "json", "yaml"]
+    text: str = Field(min_length=1, max_length=1_000_000)
+
+
+class ScreenCommand(OnQuestion):
+    show: Screen
+
+
+class PictureStoredResponse(BaseModel):
+    name: str
+    mime: str
+    size: int
+
+
+class PackSummary(BaseModel):
+    title: str
+    questions: int
+    backup_questions: int
+    pictures: list[str]
+    missing_pictures: list[str] = Field(description="named by the pack, not uploaded yet")
+
+
+class ScreenContent(BaseModel):
+    """What the big screen shows of the open question."""
+
+    question: int
+    show: Screen
+    text: str | None = None
+    picture: str | None = Field(default=None, description="the picture's address")
+    partner: str | None = None
+    answer: str | None = Field(default=None, description="only once the host shows it")
+    accepted: list[str] = Field(default_factory=list)
+    comment: str | None = None
+
+
+class ExpectedAnswer(BaseModel):
+    """The open question as the pack has it (judge only)."""
+
+    question: int
+    text: str
+    answer: str
+    accepted: list[str]
+    comment: str
+    source: str
+    partner: str | None
+    picture: str | None
+    screen: Screen | None

@@ -16,8 +16,10 @@ import time
 from typing import Literal
 
 import segno
+from pydantic import ValidationError
 from sqlalchemy import Engine
 
+from koth.games.quiz.pack import PackError, PackQuestion, check_picture, parse_pack
 from koth.server import security
 from koth.server.broker import Broker
 from koth.server.errors import (
@@ -43,11 +45,14 @@ from koth.server.quiz.schemas import (
     CredentialsResponse,
     EventLinks,
     JudgeMessage,
+    PackUpload,
+    PictureStoredResponse,
     ProjectorMessage,
     ProtocolDocument,
     ResultsDocument,
     TeamMessage,
 )
+from koth.server.quiz.show import shown_pictures
 from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
 
 #: join codes avoid letters and digits that are easy to confuse (0/O, 1/I/L)
@@ -89,8 +94,10 @@ class QuizService:
         max_listeners: int = 3000,
         max_live: int = 200,
         idle_seconds: float = 3600.0,
+        max_picture_bytes: int = 200 * 1024,
     ) -> None:
         self.max_listeners = max_listeners
+        self.max_picture_bytes = max_picture_bytes
         self.repo = QuizRepository(engine)
         self._live: LiveCache[LiveEvent] = LiveCache(
             max_live, idle_seconds, lambda _id, live: live.busy()
@@ -361,6 +368,52 @@ class QuizService:
         message = await self._judge_message(live)
         message.applied_seq = seq
         return message
+
+    # ---------------------------------------------------------------- the show
+    async def load_pack(self, live: LiveEvent, body: PackUpload) -> JudgeMessage:
+        """Check the host's question pack and store it with the event (replacing one
+        loaded before); every problem is named with its line and field."""
+        try:
+            pack = parse_pack(body.text, body.form)
+        except PackError as exc:
+            raise InvalidRequestError(
+                "the question pack has errors: " + "; ".join(exc.problems)
+            ) from None
+        seq = await live.submit(ops.PackLoaded(pack=pack.model_dump(mode="json")))
+        message = await self._judge_message(live)
+        message.applied_seq = seq
+        return message
+
+    async def store_picture(self, live: LiveEvent, name: str, data: bytes) -> PictureStoredResponse:
+        """Store a picture of the pack (a PNG, JPEG, WebP or GIF by its first bytes, at
+        most ``max_picture_bytes``); a picture of the same name is replaced."""
+        try:
+            PackQuestion.model_validate({"number": 1, "text": "-", "answer": "-", "picture": name})
+        except ValidationError:
+            raise InvalidRequestError(
+                f"a picture is a plain file name without folders (got {name!r})"
+            ) from None
+        found = check_picture(name, data, self.max_picture_bytes)
+        if found.problem is not None or found.mime is None:
+            raise InvalidRequestError(str(found.problem))
+        await asyncio.to_thread(self.repo.put_picture, live.event_id, name, found.mime, data)
+        await live.submit(ops.PictureStored(name=name, mime=found.mime, size=len(data)))
+        return PictureStoredResponse(name=name, mime=found.mime, size=len(data))
+
+    async def picture(self, event_id: str, name: str, token: str | None) -> tuple[str, bytes]:
+        """A picture of the pack: for everyone once its question was shown (or the event
+        is over), before that for the host only."""
+        live = await self.live(event_id)
+        public = await live.read(lambda m, _now: shown_pictures(m.pack, m.parts, m.finished))
+        if name not in public:
+            try:
+                self.check_host(live, token)
+            except ForbiddenError:
+                raise NotFoundError(f"no picture {name!r} has been shown yet") from None
+        stored = await asyncio.to_thread(self.repo.picture, live.event_id, name)
+        if stored is None:
+            raise NotFoundError(f"no picture {name!r} is stored with this event")
+        return stored
 
     # ----------------------------------------------------------------- results
     async def _results_model(self, event_id: str, token: str | None) -> LiveEvent:

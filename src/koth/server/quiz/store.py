@@ -18,6 +18,7 @@ from sqlalchemy import (
     Engine,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     select,
     text,
@@ -58,6 +59,19 @@ class QuizLogRow(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     submission_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class QuizPictureRow(Base):
+    """A picture of an event's question pack (type-checked and size-limited on upload)."""
+
+    __tablename__ = "quiz_pictures"
+    __table_args__ = (UniqueConstraint("event_id", "name", name="uq_quiz_pictures_event_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("quiz_events.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    mime: Mapped[str] = mapped_column(String(32))
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +155,29 @@ class QuizRepository:
         """The rows after row ``seq``."""
         with self._sessions() as session:
             return _entries(session, event_id, seq)
+
+    def put_picture(self, event_id: str, name: str, mime: str, data: bytes) -> None:
+        """Store (or replace) picture ``name`` of ``event_id``."""
+        with self._sessions.begin() as session:
+            row = session.scalars(
+                select(QuizPictureRow).where(
+                    QuizPictureRow.event_id == event_id, QuizPictureRow.name == name
+                )
+            ).first()
+            if row is None:
+                session.add(QuizPictureRow(event_id=event_id, name=name, mime=mime, data=data))
+            else:
+                row.mime, row.data = mime, data
+
+    def picture(self, event_id: str, name: str) -> tuple[str, bytes] | None:
+        """The MIME type and bytes of picture ``name`` of ``event_id`` (None: none)."""
+        with self._sessions() as session:
+            row = session.execute(
+                select(QuizPictureRow.mime, QuizPictureRow.data).where(
+                    QuizPictureRow.event_id == event_id, QuizPictureRow.name == name
+                )
+            ).first()
+            return None if row is None else (row[0], bytes(row[1]))
 
     def commit_batch(
         self, event_id: str, known_seq: int, fold: Callable[[list[LogEntry]], BatchOutcome]

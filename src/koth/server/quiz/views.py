@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from koth.games.quiz import legal_declarations, situation
+from koth.server.quiz import screen
 from koth.server.quiz.model import EventModel, Part, Question, part_names
 from koth.server.quiz.schemas import (
     AnswerGroup,
@@ -230,6 +231,7 @@ def team_message(model: EventModel, team: str, now: float) -> TeamMessage:
     number, moves = _last_moves(part)
     if number is not None:
         me.last_move = LastMove(question=number, **dict(moves[team]))
+    screen.fill_team(out, model)
     return out
 
 
@@ -260,6 +262,7 @@ def projector_message(model: EventModel, now: float) -> ProjectorMessage:
     out.teams_total = len(part.config.teams)
     out.sectors = list(part.config.teams)
     out.format = model.config.format
+    screen.fill_projector(out, model, part)
     return out
 
 
@@ -276,6 +279,7 @@ def judge_message(model: EventModel, now: float, join_code: str | None = None) -
         **_base(model, now),
     )
     if part is None:
+        screen.fill_judge(out, model)
         return out
     out.standings = standings(part)
     out.spurs = {t: list(c) for t, c in part.config.spurs.items()}
@@ -285,6 +289,7 @@ def judge_message(model: EventModel, now: float, join_code: str | None = None) -
     out.closed = _memo(part, "closed", lambda: _closed(part))
     out.appeals = _appeals(part, placed=False)
     out.lightning = _lightning(part)
+    screen.fill_judge(out, model)
     return out
 
 
@@ -362,6 +367,7 @@ def results_document(model: EventModel) -> ResultsDocument:
     parts = [
         PartResults(
             name=part.name,
+            end_reason=screen.end_reason_text(part),
             standings=standings(part),
             spurs={t: list(c) for t, c in part.config.spurs.items()},
             questions=[

@@ -36,6 +36,7 @@
       body.qualifiers = number("qualifiers");
       body.final_questions = number("final_questions");
     }
+    if (form.elements.phones_show_question && form.elements.phones_show_question.checked) body.phones_show_question = true;
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
     const response = await Q.api("POST", "/api/quiz/events", body);
     if (!response.ok) {

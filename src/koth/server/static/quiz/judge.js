@@ -149,12 +149,14 @@
 
   function groups(open) {
     const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, y: open.answered + open.missing.length })}` })];
+    if (msg.expected) out.push(expectedBox(msg.expected));
     const list = Q.el("div", { class: "groups" });
     for (const g of open.groups) {
       const state = g.unjudged ? "unjudged" : g.wrong ? (g.right ? "mixed" : "wrong") : "right";
       const shown = g.teams.length > 12 ? `${g.teams.slice(0, 12).join(", ")} … (+${g.teams.length - 12})` : g.teams.join(", ");
-      list.append(Q.el("div", { class: `group ${state}`, dataset: { key: g.key } },
-        Q.el("div", { class: "group-text" }, Q.el("strong", { text: g.text }), Q.el("span", { class: "count", text: ` ×${g.teams.length}` })),
+      list.append(Q.el("div", { class: `group ${state}${g.matches ? " matches" : ""}`, dataset: { key: g.key } },
+        Q.el("div", { class: "group-text" }, Q.el("strong", { text: g.text }), Q.el("span", { class: "count", text: ` ×${g.teams.length}` }),
+          g.matches ? Q.el("span", { class: "match-badge", text: ` ✓ ${Q.t("show_matches")}` }) : null),
         Q.el("div", { class: "group-teams small", text: shown }),
         Q.el("div", { class: "group-buttons" },
           Q.el("button", { type: "button", class: `mark-right${g.right && !g.wrong && !g.unjudged ? " chosen" : ""}`, text: Q.t("mark_right"), onclick: () => command("judge", { key: g.key, correct: true }) }),
@@ -234,6 +236,17 @@
     if (msg && next.seq < msg.seq) return;
     msg = next;
     render();
+    // the show panel (judge_show.js) draws from the same state
+    document.dispatchEvent(new CustomEvent("quiz:judge-state", { detail: { msg, token, command } }));
+  }
+
+  /* the pack's answer and variants beside the answer groups */
+  function expectedBox(expected) {
+    return Q.el("div", { class: "expected", id: "expected" },
+      Q.el("div", { class: "small", text: Q.t("show_expected") }),
+      Q.el("strong", { class: "expected-answer", text: expected.answer }),
+      expected.accepted.length ? Q.el("div", { class: "small expected-accepted", text: `${Q.t("show_accepted")}: ${expected.accepted.join(" · ")}` }) : null,
+      expected.comment ? Q.el("div", { class: "small", text: expected.comment }) : null);
   }
 
   const live = new Q.Live("judge", token, receive, (err) => showError(Q.errorText({ error: err }, 0)));

@@ -14,12 +14,16 @@
   exports.append(
     link("dl-csv", "export.csv", "export_csv"),
     link("dl-json", "export.json", "export_json"),
-    link("dl-protocol", "protocol.json", "export_protocol")
+    link("dl-protocol", "protocol.json", "export_protocol"),
+    Q.el("a", { id: "print-results", href: "#", text: Q.t("show_print"), onclick: (e) => { e.preventDefault(); window.print(); } }),
+    Q.el("a", { id: "certificates-link", href: `/quiz/${eventId}/certificates`, text: Q.t("show_certificates") })
   );
+  const partTitle = (name) => (Q.cfg.t[`show_part_${name.replace(/ /g, "_")}`] ? Q.t(`show_part_${name.replace(/ /g, "_")}`) : name);
 
   function part(p) {
     const st = p.standings;
-    const section = Q.el("section", { class: "panel part", dataset: { part: p.name } }, Q.el("h2", { text: p.name }));
+    const section = Q.el("section", { class: "panel part", dataset: { part: p.name } }, Q.el("h2", { class: "part-title", text: partTitle(p.name) }));
+    if (st.reason) section.append(Q.el("p", { class: "end-reason", text: Q.t("show_end_reason", { reason: Q.t(`show_reason_${st.reason}`) }) }));
     section.append(Q.el("h3", { text: Q.t("places") }));
     section.append(Q.el("table", { class: "mini places" },
       Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))),
@@ -27,7 +31,12 @@
         Q.el("td", { text: `${t.king ? "♛ " : ""}${t.name}` }), Q.el("td", { class: "position", text: t.position }), Q.el("td", { class: "points", text: t.points }),
         Q.el("td", { text: (t.spurs || []).join(" ") })))));
     if (st.qualified) section.append(Q.el("p", { text: `${Q.t("qualified")}: ${st.qualified.join(", ")}` }));
-    section.append(Q.el("h3", { text: Q.t("per_question") }));
+    if (p.lightning.length) {
+      section.append(Q.el("h3", { text: Q.t("show_lightning_rounds") }), Q.el("ol", { class: "lightning-list" },
+        p.lightning.map((l) => Q.el("li", { text: Q.t("show_lightning_row", { teams: l.teams.join(", "), right: l.right.join(", ") || Q.t("show_nobody") }) }))));
+    }
+    const protocol = Q.el("div", { class: "protocol-block" }, Q.el("h3", { class: "protocol-title", text: `${Q.t("show_protocol")} · ${partTitle(p.name)} · ${Q.t("per_question")}` }));
+    section.append(protocol);
     const teams = st.teams.map((t) => t.name);
     const head = Q.el("tr", {}, Q.el("th", { text: Q.t("team") }), p.questions.map((q) => Q.el("th", { text: `${q.question}${q.partner ? "★" : ""}` })));
     const rows = teams.map((team) => Q.el("tr", {}, Q.el("td", { class: "name", text: team }), p.questions.map((q) => {
@@ -35,7 +44,7 @@
       const title = `${Q.t("declaration")}: ${r.declaration}; ${Q.t("answer")}: ${r.answer || "—"}; ${Q.t("judgement")}: ${r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong")}`;
       return Q.el("td", { class: `cell ${r.correct ? "ok" : "ko"}`, title }, Q.el("div", { class: "ans", text: r.answer || "—" }), Q.el("div", { class: "mv", text: Q.moveText(r) }));
     })));
-    section.append(Q.el("div", { class: "scroll" }, Q.el("table", { class: "mini matrix" }, head, rows)));
+    protocol.append(Q.el("div", { class: "scroll" }, Q.el("table", { class: "mini matrix" }, head, rows)));
     if (p.appeals.length) {
       section.append(Q.el("h3", { text: Q.t("appeal") }), ...p.appeals.map((a) => Q.el("div", { class: "small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")} ${a.comment ? `(${a.comment})` : ""}` })));
     }
@@ -43,14 +52,10 @@
   }
 
   async function load() {
-    const response = await Q.api("GET", `/api/quiz/events/${eventId}/results`, undefined, token);
-    if (!response.ok) {
-      error.textContent = Q.errorText(response.data, response.status);
-      error.classList.remove("hidden");
-      return;
-    }
+    const doc = await Q.fetchResults(eventId, error);
+    if (!doc) return;
     const parts = document.getElementById("parts");
-    parts.replaceChildren(...response.data.parts.slice().reverse().map(part));
+    parts.replaceChildren(...doc.parts.slice().reverse().map(part));
     document.getElementById("results").dataset.loaded = "true";
   }
   load();

@@ -39,7 +39,15 @@
     return svg;
   }
 
+  /* the question's text, once the host showed it (when the host allows it on phones) */
+  function renderQuestionText() {
+    const node = document.getElementById("question-text");
+    node.textContent = msg.question_text || "";
+    node.classList.toggle("hidden", !msg.question_text);
+  }
+
   function render() {
+    renderQuestionText();
     const me = msg.me;
     const phase = msg.phase;
     document.getElementById("team-name").textContent = msg.team;

@@ -1,0 +1,350 @@
+"""Question packs: the questions a host reads, with answers, accepted variants, comments,
+pictures, partner names and backup questions, in a UTF-8 CSV form and a JSON/YAML form.
+
+Errors name the line and the field (``line 4, field 'number': ...``) so a pack written
+in a spreadsheet or an editor can be fixed where it is wrong. Pictures are named by file
+name; the pack only refers to them (the host uploads them beside the pack, the CLI looks
+for them next to the pack file).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from koth.core.errors import KothError
+
+PackForm = Literal["csv", "json", "yaml"]
+
+TEXT_MAX = 4000
+ANSWER_MAX = 500
+VARIANTS_MAX = 50
+QUESTIONS_MAX = 2000
+#: the CSV form: one row per question; ``accepted`` holds the variants split by ``|``
+CSV_FIELDS = (
+    "number",
+    "text",
+    "answer",
+    "accepted",
+    "comment",
+    "source",
+    "picture",
+    "partner",
+    "backup",
+    "part",
+)
+REQUIRED_CSV_FIELDS = ("number", "text", "answer")
+VARIANT_SEPARATOR = "|"
+PART_NAMES = ("game", "semifinal 1", "semifinal 2", "final")
+#: picture types accepted, by the first bytes of the file (never by its name)
+PICTURE_MAGIC: dict[str, tuple[bytes, ...]] = {
+    "image/png": (b"\x89PNG\r\n\x1a\n",),
+    "image/jpeg": (b"\xff\xd8\xff",),
+    "image/gif": (b"GIF87a", b"GIF89a"),
+}
+
+
+class PackError(KothError, ValueError):
+    """A pack that cannot be read; ``problems`` holds one line per error."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def picture_type(data: bytes) -> str | None:
+    """The MIME type of a PNG, JPEG, GIF or WebP file by its magic bytes (else None)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    for mime, starts in PICTURE_MAGIC.items():
+        if data.startswith(starts):
+            return mime
+    return None
+
+
+class PackQuestion(BaseModel):
+    """One question of a pack."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    number: int = Field(ge=1, le=1000, description="main questions 1, 2, …; backups 1, 2, …")
+    text: str = Field(min_length=1, max_length=TEXT_MAX)
+    answer: str = Field(min_length=1, max_length=ANSWER_MAX)
+    accepted: list[str] = Field(default_factory=list, max_length=VARIANTS_MAX)
+    comment: str = Field("", max_length=TEXT_MAX)
+    source: str = Field("", max_length=TEXT_MAX)
+    picture: str | None = Field(None, max_length=200, description="a file name of the pack")
+    partner: str | None = Field(None, max_length=200, description="a partner question's partner")
+    backup: bool = False
+    part: str | None = Field(None, description="only in this part (default: every part)")
+
+    @field_validator("text", "answer", "comment", "source")
+    @classmethod
+    def _stripped(cls, value: str) -> str:
+        return value.strip()
+
+    @field_validator("accepted")
+    @classmethod
+    def _variants(cls, value: list[str]) -> list[str]:
+        variants = [v.strip() for v in value]
+        if any(not v or len(v) > ANSWER_MAX for v in variants):
+            raise ValueError(f"each accepted variant has 1 to {ANSWER_MAX} characters")
+        return variants
+
+    @field_validator("picture")
+    @classmethod
+    def _file_name(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        name = value.strip()
+        if PurePosixPath(name).name != name or name in {".", ".."} or "\\" in name:
+            raise ValueError(f"a picture is a plain file name without folders (got {name!r})")
+        return name
+
+    @field_validator("partner", "part")
+    @classmethod
+    def _optional(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
+    @field_validator("part")
+    @classmethod
+    def _part(cls, value: str | None) -> str | None:
+        if value is not None and value not in PART_NAMES:
+            raise ValueError(f"a part is one of {', '.join(PART_NAMES)} (got {value!r})")
+        return value
+
+
+class Pack(BaseModel):
+    """A question pack: its title and questions (main and backup, per part or for all)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str = Field("", max_length=200)
+    questions: list[PackQuestion] = Field(min_length=1, max_length=QUESTIONS_MAX)
+
+    def find(self, part: str, number: int, main: int) -> PackQuestion | None:
+        """The question read as question ``number`` of ``part`` (which has ``main``
+        main questions: later numbers are its backups), preferring one meant for that
+        part over one for every part."""
+        backup = number > main
+        wanted = number - main if backup else number
+        best: PackQuestion | None = None
+        for q in self.questions:
+            if q.backup == backup and q.number == wanted and q.part in (part, None):
+                if q.part == part:
+                    return q
+                best = best or q
+        return best
+
+    def pictures(self) -> list[str]:
+        return sorted({q.picture for q in self.questions if q.picture})
+
+
+# ----------------------------------------------------------------------- reading
+def parse_pack(text: str, form: PackForm) -> Pack:
+    """Read a pack in ``form`` (raises PackError with one line per problem)."""
+    if form == "csv":
+        rows, lines = _csv_rows(text)
+        return _validate({"questions": rows}, lambda loc: _csv_line(loc, lines))
+    data, where = _yaml_tree(text)
+    return _validate(data, where)
+
+
+def pack_form(file_name: str) -> PackForm:
+    """The form of a pack file, by its extension."""
+    suffix = PurePosixPath(file_name.lower()).suffix
+    forms: dict[str, PackForm] = {".csv": "csv", ".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+    if suffix not in forms:
+        raise PackError([f"{file_name}: a pack is a .csv, .json, .yaml or .yml file"])
+    return forms[suffix]
+
+
+def _csv_rows(text: str) -> tuple[list[dict[str, Any]], list[int]]:
+    text = text.removeprefix("\ufeff")  # a spreadsheet's byte-order mark
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [h.strip() for h in reader.fieldnames or []]
+    reader.fieldnames = header
+    unknown = [h for h in header if h not in CSV_FIELDS]
+    missing = [h for h in REQUIRED_CSV_FIELDS if h not in header]
+    problems = [
+        f"line 1, field {h!r}: unknown column (columns: {', '.join(CSV_FIELDS)})" for h in unknown
+    ]
+    problems += [f"line 1, field {h!r}: the column is missing" for h in missing]
+    if problems:
+        raise PackError(problems)
+    rows: list[dict[str, Any]] = []
+    lines: list[int] = []
+    for record in reader:
+        if None in record:
+            raise PackError([f"line {reader.line_num}: more cells than columns"])
+        cells = {k: (v or "").strip() for k, v in record.items() if k is not None}
+        if not any(cells.values()):
+            continue
+        row: dict[str, Any] = {
+            k: v for k, v in cells.items() if v != "" or k in REQUIRED_CSV_FIELDS
+        }
+        if "accepted" in row:
+            row["accepted"] = [v for v in row["accepted"].split(VARIANT_SEPARATOR) if v.strip()]
+        if "backup" in row:
+            row["backup"] = _yes(row["backup"])
+        rows.append(row)
+        lines.append(reader.line_num)
+    return rows, lines
+
+
+def _yes(cell: str) -> Any:
+    truth = {"yes": True, "y": True, "1": True, "true": True, "да": True}
+    falsity = {"no": False, "n": False, "0": False, "false": False, "нет": False}
+    return {**truth, **falsity}.get(cell.casefold(), cell)
+
+
+def _csv_line(loc: tuple[int | str, ...], lines: list[int]) -> int | None:
+    if len(loc) >= 2 and loc[0] == "questions" and isinstance(loc[1], int):
+        return lines[loc[1]] if loc[1] < len(lines) else None
+    return None
+
+
+def _yaml_tree(text: str) -> tuple[Any, Any]:
+    """The document and a function giving the line of a path in it (JSON is YAML)."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f"line {mark.line + 1}: " if mark is not None else ""
+        raise PackError([f"{line}not valid JSON/YAML ({getattr(exc, 'problem', exc)})"]) from None
+
+    def where(loc: tuple[int | str, ...]) -> int | None:
+        current = node
+        best = current.start_mark.line + 1 if current is not None else None
+        for key in loc:
+            current = _child(current, key)
+            if current is None:
+                break
+            best = current.start_mark.line + 1
+        return best
+
+    return data, where
+
+
+def _child(node: Any, key: int | str) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if k.value == key:
+                return v
+    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+        return node.value[key]
+    return None
+
+
+def _validate(data: Any, line_of: Any) -> Pack:
+    if not isinstance(data, Mapping):
+        raise PackError(["line 1: a pack is an object with 'questions' (a list)"])
+    try:
+        pack = Pack.model_validate(data)
+    except ValidationError as exc:
+        raise PackError([_problem(err, line_of) for err in exc.errors()]) from None
+    problems = _numbering(pack, line_of)
+    if problems:
+        raise PackError(problems)
+    return pack
+
+
+def _problem(err: Any, line_of: Any) -> str:
+    loc: tuple[int | str, ...] = tuple(err["loc"])
+    line = line_of(loc)
+    fields = [p for p in loc if isinstance(p, str)]
+    where = f"line {line}" if line is not None else "the pack"
+    field = f", field {fields[-1]!r}" if fields else ""
+    got = err.get("input")
+    shown = "" if isinstance(got, dict | list) or got is None else f" (got {str(got)[:40]!r})"
+    message = str(err["msg"]).removeprefix("Value error, ")
+    return f"{where}{field}: {message}{shown}"
+
+
+def _numbering(pack: Pack, line_of: Any) -> list[str]:
+    """Each question number once per part and kind; main and backup numbers run 1, 2, …"""
+    problems: list[str] = []
+    seen: dict[tuple[str | None, bool, int], int] = {}
+    for i, q in enumerate(pack.questions):
+        key = (q.part, q.backup, q.number)
+        line = line_of(("questions", i, "number"))
+        if key in seen:
+            kind = "backup question" if q.backup else "question"
+            problems.append(
+                f"line {line}, field 'number': {kind} {q.number} is already on line {seen[key]}"
+            )
+        else:
+            seen[key] = line
+    for (part, backup), numbers in _groups(seen).items():
+        gaps = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
+        if gaps:
+            kind = "backup questions" if backup else "questions"
+            scope = f" of {part}" if part else ""
+            problems.append(
+                f"the pack, field 'number': {kind}{scope} run 1 to {max(numbers)} but "
+                f"{', '.join(map(str, gaps[:10]))} is missing"
+            )
+    return problems
+
+
+def _groups(
+    seen: Iterable[tuple[str | None, bool, int]],
+) -> dict[tuple[str | None, bool], list[int]]:
+    out: dict[tuple[str | None, bool], list[int]] = {}
+    for part, backup, number in seen:
+        out.setdefault((part, backup), []).append(number)
+    return out
+
+
+# ----------------------------------------------------------------------- writing
+def pack_csv(pack: Pack) -> str:
+    """The CSV form of ``pack`` (read back by :func:`parse_pack` to the same pack)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for q in pack.questions:
+        writer.writerow(
+            {
+                "number": q.number,
+                "text": q.text,
+                "answer": q.answer,
+                "accepted": VARIANT_SEPARATOR.join(q.accepted),
+                "comment": q.comment,
+                "source": q.source,
+                "picture": q.picture or "",
+                "partner": q.partner or "",
+                "backup": "yes" if q.backup else "",
+                "part": q.part or "",
+            }
+        )
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True, slots=True)
+class PictureCheck:
+    name: str
+    problem: str | None
+    mime: str | None = None
+
+
+def check_picture(name: str, data: bytes | None, max_bytes: int) -> PictureCheck:
+    """Whether picture ``name`` of a pack can be stored: present, small enough, and a
+    PNG, JPEG, WebP or GIF by its first bytes."""
+    if data is None:
+        return PictureCheck(name, f"picture {name!r}: the file is missing")
+    if len(data) > max_bytes:
+        return PictureCheck(
+            name, f"picture {name!r}: {len(data)} bytes, more than the {max_bytes} allowed"
+        )
+    mime = picture_type(data)
+    if mime is None:
+        return PictureCheck(name, f"picture {name!r}: not a PNG, JPEG, WebP or GIF file")
+    return PictureCheck(name, None, mime)

@@ -1,0 +1,52 @@
+/* The judge console's show panel: the question pack (load one, see what it holds and
+   which pictures are missing) and what the big screen shows for the open question. A
+   pack chosen on the host form is uploaded here as soon as the console opens. */
+"use strict";
+(function () {
+  const panel = document.getElementById("show-panel");
+  const eventId = Q.cfg.eventId;
+  let state = null;
+  let problems = [];
+  let pendingDone = false;
+
+  async function upload(chosen) {
+    problems = await Q.Pack.upload(eventId, state.token, chosen);
+    panel.dataset.uploaded = String(Date.now());
+    draw();
+  }
+
+  function draw() {
+    const { msg, command } = state;
+    const out = [Q.el("h2", { text: Q.t("show_pack") })];
+    if (msg.pack) {
+      out.push(Q.el("p", { id: "pack-summary", text: `${msg.pack.title ? `${msg.pack.title}: ` : ""}${Q.t("show_pack_loaded", { n: msg.pack.questions, b: msg.pack.backup_questions })}` }));
+      if (msg.pack.missing_pictures.length) out.push(Q.el("p", { class: "error", id: "pack-missing", text: Q.t("show_missing_pictures", { names: msg.pack.missing_pictures.join(", ") }) }));
+    }
+    for (const text of problems) out.push(Q.el("p", { class: "error pack-error", text: Q.t("show_pack_failed", { error: text }) }));
+    const files = Q.el("input", { type: "file", id: "judge-pack-files", multiple: true, accept: ".csv,.json,.yaml,.yml,image/png,image/jpeg,image/webp,image/gif" });
+    files.addEventListener("change", async () => upload(await Q.Pack.read(files.files)));
+    out.push(Q.el("label", { class: "small" }, Q.t("show_pack_file"), " ", files));
+    const phase = msg.phase;
+    if (phase.question) {
+      const shown = msg.expected ? msg.expected.screen : null;
+      const answerReady = ["judging"].includes(phase.stage);
+      out.push(Q.el("div", { class: "row show-buttons" },
+        Q.el("button", { type: "button", id: "btn-show-question", class: shown === "question" ? "chosen" : "", text: Q.t("show_screen_question"), onclick: () => command("screen", { show: "question" }) }),
+        Q.el("button", { type: "button", id: "btn-show-answer", class: shown === "answer" ? "chosen" : "", disabled: !answerReady, text: Q.t("show_screen_answer"), onclick: () => command("screen", { show: "answer" }) }),
+        Q.el("button", { type: "button", id: "btn-show-standings", text: Q.t("show_screen_standings"), onclick: () => command("screen", { show: "standings" }) })));
+      if (msg.expected) out.push(Q.el("p", { class: "small", id: "expected-text", text: `${Q.t("question", { n: msg.expected.question })}: ${msg.expected.text}` }));
+    }
+    panel.replaceChildren(...out);
+  }
+
+  document.addEventListener("quiz:judge-state", (event) => {
+    state = event.detail;
+    if (document.activeElement && document.activeElement.id === "judge-pack-files") return;
+    draw();
+    if (!pendingDone && state.token) {
+      pendingDone = true;
+      const pending = Q.Pack.takePending();
+      if (pending && (pending.pack || pending.pictures.length)) upload(pending);
+    }
+  });
+})();

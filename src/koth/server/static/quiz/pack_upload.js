@@ -1,0 +1,67 @@
+/* Question packs from the host's files: the pack (.csv, .json, .yaml or .yml) and its
+   pictures, chosen together in one file input. The host form keeps them in
+   sessionStorage until the new event's console uploads them; the console's show panel
+   uploads them at once. The server checks everything and names each problem. */
+"use strict";
+(function () {
+  const PENDING = "koth.quiz.pending_pack";
+  const FORMS = { csv: "csv", json: "json", yaml: "yaml", yml: "yaml" };
+  const formOf = (name) => FORMS[(name.split(".").pop() || "").toLowerCase()];
+
+  const base64 = (buffer) => {
+    let text = "";
+    const bytes = new Uint8Array(buffer);
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(text);
+  };
+  const unbase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+  const Pack = {
+    /* {pack: {name, form, text} | null, pictures: [{name, data (base64)}]} */
+    async read(files) {
+      const out = { pack: null, pictures: [] };
+      for (const file of files) {
+        const form = formOf(file.name);
+        if (form) out.pack = { name: file.name, form, text: await file.text() };
+        else out.pictures.push({ name: file.name, data: base64(await file.arrayBuffer()) });
+      }
+      return out;
+    },
+    keep(chosen) {
+      sessionStorage.setItem(PENDING, JSON.stringify(chosen));
+    },
+    takePending() {
+      const kept = sessionStorage.getItem(PENDING);
+      sessionStorage.removeItem(PENDING);
+      return kept ? JSON.parse(kept) : null;
+    },
+    /* upload a pack and its pictures; returns the error texts (empty: all stored) */
+    async upload(eventId, token, chosen) {
+      const errors = [];
+      if (chosen.pack) {
+        const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/pack`, { form: chosen.pack.form, text: chosen.pack.text }, token);
+        if (!response.ok) errors.push(`${chosen.pack.name}: ${Q.errorText(response.data, response.status)}`);
+      }
+      for (const picture of chosen.pictures) {
+        const response = await fetch(`/api/quiz/events/${eventId}/pictures/${encodeURIComponent(picture.name)}`, {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/octet-stream" },
+          body: unbase64(picture.data),
+        });
+        if (!response.ok) {
+          const data = await response.json().catch(() => null);
+          errors.push(`${picture.name}: ${Q.errorText(data, response.status)}`);
+        }
+      }
+      return errors;
+    },
+  };
+  Q.Pack = Pack;
+
+  // the host form: keep the chosen files for the console of the event it creates
+  const input = document.getElementById("pack-files");
+  if (input && document.getElementById("create-form")) {
+    sessionStorage.removeItem(PENDING);
+    input.addEventListener("change", async () => Pack.keep(await Pack.read(input.files)));
+  }
+})();
