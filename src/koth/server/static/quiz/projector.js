@@ -137,7 +137,7 @@
     tableEl.style.setProperty("--row-h", `${rowH}px`);
     // column widths in em of the table's font (a head cell's smaller font would shrink them)
     if (!tableEl.querySelector("colgroup")) {
-      tableEl.prepend(Q.el("colgroup", {}, ["1.4em", "2.5em", "", "1.9em", "1.9em", "4.3em"].map((w) => Q.el("col", { style: w ? `width:${w}` : "" }))));
+      tableEl.prepend(Q.el("colgroup", {}, ["1.4em", "2.5em", "", "2.3em", "2.1em", "4.3em"].map((w) => Q.el("col", { style: w ? `width:${w}` : "" }))));
     }
     head.replaceChildren(Q.el("tr", {}, ["#", "", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("last_move")].map((h) => Q.el("th", { text: h }))));
     const order = msg.sectors || st.teams.map((t) => t.name);
@@ -148,7 +148,19 @@
       Q.el("td", { class: "name", text: `${t.king ? "♛ " : ""}${t.name}` }),
       Q.el("td", { text: t.position >= st.steps ? "▲" : t.position }), Q.el("td", { text: t.points }),
       Q.el("td", { class: "move", text: Q.moveText(moves[t.name]) + (t.spurs && t.spurs.length ? `  ◆${t.spurs.join(",")}` : "") }))));
+    shrinkToNames(tableEl, body, font);
     $("proj-page").textContent = pages > 1 ? `${page + 1} / ${pages}` : "";
+  }
+
+  /* long names are read whole where a smaller font allows it, but the standings never
+     go below 36 px on 1080 lines (the back row's limit) */
+  function shrinkToNames(tableEl, body, font) {
+    const floor = Math.min(font, Math.ceil((36 * window.innerHeight) / 1080));
+    const cut = () => [...body.querySelectorAll("td.name")].some((c) => c.scrollWidth > c.clientWidth + 1);
+    for (let size = font; size > floor && cut(); ) {
+      size = Math.max(floor, size - 2);
+      tableEl.style.fontSize = `${size}px`;
+    }
   }
 
   function legend() {
