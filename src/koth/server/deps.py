@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
+from koth.server.games.analysis import AnalysisService
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
 from koth.server.quiz.service import QuizService
@@ -68,6 +69,11 @@ async def get_games(connection: HTTPConnection) -> GameService:
     return service
 
 
+async def get_analyses(connection: HTTPConnection) -> AnalysisService:
+    service: AnalysisService = connection.app.state.analyses
+    return service
+
+
 async def get_quiz(connection: HTTPConnection) -> QuizService:
     service: QuizService = connection.app.state.quiz
     return service
@@ -116,6 +122,7 @@ async def get_host_event(
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TemplatesDep = Annotated[Jinja2Templates, Depends(get_templates)]
 GamesDep = Annotated[GameService, Depends(get_games)]
+AnalysesDep = Annotated[AnalysisService, Depends(get_analyses)]
 QuizDep = Annotated[QuizService, Depends(get_quiz)]
 SeatTokenDep = Annotated[str | None, Depends(get_seat_token)]
 QuizTokenDep = Annotated[str | None, Depends(get_quiz_token)]

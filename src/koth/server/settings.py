@@ -52,6 +52,11 @@ class Settings(BaseSettings):
         description="the longest a computer seat may think per move (also caps an iteration "
         "budget: the search stops at whichever comes first)",
     )
+    analysis_agent: str = Field(
+        default="ismcts:iters=300",
+        description="the search agent and budget that analyse finished games for their "
+        "replays (each decision also stops at max_agent_seconds)",
+    )
     max_body_bytes: int = Field(
         default=256 * 1024, ge=1024, description="largest request body accepted (413 above)"
     )
