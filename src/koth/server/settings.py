@@ -129,5 +129,13 @@ class Settings(BaseSettings):
         parse(value)  # ValueError: not a rate such as 20/minute
         return value
 
+    @field_validator("analysis_agent")
+    @classmethod
+    def _an_analyst(cls, value: str) -> str:
+        from koth.analysis.engine import analysis_spec
+
+        analysis_spec(value)  # InvalidParamsError (a ValueError): not a search agent spec
+        return value
+
     def database_url(self) -> str:
         return self.database or default_database_url()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
 from koth.server.app import create_app
 from tests.server.conftest import Created, create_game, make_settings
@@ -68,3 +70,22 @@ def test_analysis_is_refused_while_running_or_for_unknown_games(database_url: st
         assert response.status_code == 409 and response.json()["error"]["code"] == "not_finished"
         response = client.get("/api/games/nosuchgame/analysis")
         assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+
+
+def test_a_game_without_search_agents_is_refused(database_url: str) -> None:
+    with TestClient(create_app(make_settings(database_url, analysis_agent=ANALYST))) as client:
+        toy = create_game(client, seats=[{"kind": "computer"}, {"kind": "computer"}])
+        deadline = time.monotonic() + 10
+        while client.get(f"/api/games/{toy.id}").json()["outcome"] is None:
+            assert time.monotonic() < deadline, "the computer seats never finished"
+            time.sleep(0.02)
+        response = client.get(f"/api/games/{toy.id}/analysis")
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["code"] == "invalid_request"
+        assert "no search agent" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "ismcts:nonsense=1", "minimax"])
+def test_the_analysing_agent_setting_must_be_a_search(spec: str) -> None:
+    with pytest.raises(ValidationError, match="analysis_agent"):
+        make_settings("sqlite://", analysis_agent=spec)

@@ -17,7 +17,7 @@ from koth.agents.base import derive_seed
 from koth.analysis.engine import ANALYSABLE_GAMES, GameAnalysis, analyse_record, analysis_spec
 from koth.core.errors import KothError
 from koth.core.record import GameRecord
-from koth.server.errors import InvalidRequestError
+from koth.server.errors import InvalidRequestError, NotFinishedError
 from koth.server.games.schemas import (
     AnalysedDecision,
     AnalysedSeat,
@@ -85,9 +85,13 @@ class AnalysisService:
         """The game's analysis, or its state ("analysing", "failed") while there is none;
         NotFinishedError while the game runs, InvalidRequestError for a game no search
         agent plays."""
-        record = await self.games.record(game_id)  # NotFound / NotFinished
-        if record.game not in ANALYSABLE_GAMES:
-            raise InvalidRequestError(f"{record.game} games have no search agent to analyse them")
+        live = await self.games.live(game_id)  # NotFoundError
+        if not live.state.is_terminal():
+            raise NotFinishedError("a game is analysed once it is over")
+        if live.game.name not in ANALYSABLE_GAMES:
+            raise InvalidRequestError(
+                f"{live.game.name} games have no search agent to analyse them"
+            )
         stored = await asyncio.to_thread(self.games.repository.analysis, game_id)
         if stored is not None:
             return GameAnalysisResponse.model_validate(stored)
@@ -96,17 +100,16 @@ class AnalysisService:
                 game_id=game_id, status=AnalysisStatus.FAILED, error=self._failed[game_id]
             )
         if game_id not in self._running:
-            task = asyncio.get_running_loop().create_task(self._run(game_id, record))
+            seed = derive_seed(live.stored.chance_seed, "analysis")
+            task = asyncio.get_running_loop().create_task(self._run(game_id, seed))
             self._running[game_id] = task
         return GameAnalysisResponse(
             game_id=game_id, status=AnalysisStatus.ANALYSING, agent=self.agent
         )
 
-    async def _run(self, game_id: str, record: GameRecord) -> None:
+    async def _run(self, game_id: str, seed: int) -> None:
         try:
-            live = await self.games.live(game_id)
-            seed = derive_seed(live.stored.chance_seed, "analysis")
-            record = record.model_copy(update={"meta": {}})
+            record = (await self.games.record(game_id)).model_copy(update={"meta": {}})
             analysis = await self.worker.in_search_pool(
                 _analyse, record.to_json_text(), self.agent, seed
             )

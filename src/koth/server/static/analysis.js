@@ -6,10 +6,13 @@
 (function () {
   const SEAT_COLOURS = KOTH.SEAT_COLORS;
   const MARK_NAMES = { "??": "blunder", "?": "mistake", "?!": "inaccuracy" };
-  const W = 640, H = 220, PAD = { left: 40, right: 12, top: 12, bottom: 28 };
+  const PAD = { left: 40, right: 12, top: 12, bottom: 28 };
   const pct = (x) => `${Math.round(100 * x)}%`;
 
-  function chart(analysis, selectedSeat, onPick) {
+  function chart(analysis, selectedSeat, onPick, width) {
+    // drawn at the size it is shown, so the labels keep their size on a phone too
+    const W = Math.max(320, Math.min(1000, Math.round(width || 640)));
+    const H = W < 560 ? 240 : 260;
     const moves = Math.max(1, analysis.moves);
     const x = (m) => PAD.left + (m / moves) * (W - PAD.left - PAD.right);
     const y = (p) => PAD.top + (1 - p) * (H - PAD.top - PAD.bottom);
@@ -94,7 +97,7 @@
     const draw = () => {
       if (!analysis) return;
       const key = perspective();
-      drawn = chart(analysis, key === "spectator" ? null : Number(key), (move) => go(move));
+      drawn = chart(analysis, key === "spectator" ? null : Number(key), (move) => go(move), body.clientWidth);
       body.replaceChildren(drawn.svg, legend(analysis), describe(analysis, frame));
       drawn.place(frame);
     };

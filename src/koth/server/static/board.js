@@ -122,14 +122,23 @@
     const ending = ctx.legal.filter((e) => e.type === "End");
     const lose = ending.length ? ` Ending now forfeits ${forfeitText(ending, dice, view)}.` : "";
     if (!uses.length) return `End your turn.${lose}`;
-    return `Use a die: ${uses.join(", ").replace(/, ([^,]*)$/, " or $1")} (action ${slot} of 2), or end the turn.${lose}`;
+    return `Use a die: ${orList(uses)} (action ${slot} of 2), or end the turn.${lose}`;
+  }
+
+  // "a, b or c"
+  function orList(words) {
+    return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words.join("");
+  }
+
+  function plural(count, word) {
+    return `${count} ${word}${count === 1 ? "" : "s"}`;
   }
 
   function forfeitText(ending, dice, view) {
     // B7.1: unused slots of a first turn forfeit a die each (the player picks which: the
     // 'end drop' options); at the end of a second turn every remaining die is gone
     const drops = ending.map((e) => e.text.replace(/^end( drop )?/, "")).filter(Boolean);
-    if (drops.length) return `one die per unused action (${drops.map((d) => d.replaceAll("+", " + ")).join(" or ")})`;
+    if (drops.length) return `one die per unused action (${orList(drops.map((d) => d.replaceAll("+", " + ")))})`;
     const count = Math.min(dice.length, secondTurn(view) ? dice.length : 2 - (view.slots_used || 0));
     return count ? `${count} ${count > 1 ? "dice" : "die"}` : "nothing";
   }
@@ -238,7 +247,7 @@
           el("b", { text: ctx.replay ? `Seat ${p + 1}` : KOTH.seatName(ctx.msg, p) }),
           el("span", { text: ` · ${points} pts` }),
           el("span", { class: "dice" }, dice.map((d) => el("span", { class: "die", text: "⚀⚁⚂⚃⚄⚅"[d - 1] || d, title: `die ${d}` }))),
-          el("small", { text: ` in hand: ${hand[0] ?? 0} runners, ${hand[1] ?? 0} fighters, ${hand[2] ?? 0} blockers` }),
+          el("small", { text: ` in hand: ${plural(hand[0] ?? 0, "runner")}, ${plural(hand[1] ?? 0, "fighter")}, ${plural(hand[2] ?? 0, "blocker")}` }),
           roundNote(view, p) ? el("small", { class: "round-note", text: ` · ${roundNote(view, p)}` }) : null));
       });
       side.append(players);

@@ -11,8 +11,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.games.browser.conftest import DESKTOP, PHONE, SCREENSHOTS
+from tests.server.games.browser.conftest import PHONE, SCREENSHOTS
 from tests.server.live_server import LiveServer
+
+WIDE = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +46,7 @@ def test_the_replay_shows_the_analysis_chart(
     analysing_server: LiveServer, browser: Any, game: str, params: dict[str, Any]
 ) -> None:
     game_id = _finished_game(analysing_server, game, params)
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=WIDE)
     page = context.new_page()
     page.goto(f"{analysing_server.url}/games/{game_id}/replay")
     page.wait_for_selector("#analysis:not(.hidden)")
@@ -71,13 +73,13 @@ def test_the_replay_shows_the_analysis_chart(
     assert f"Seat {last['seat'] + 1} played {last['played']}" in note
     if last["preferred"] != last["played"]:
         assert f"Preferred: {last['preferred']}" in note
-    page.screenshot(path=str(Path(SCREENSHOTS) / f"replay_analysis_{game}.png"), full_page=True)
+    page.screenshot(path=str(Path(SCREENSHOTS) / f"replay-analysis-{game}.png"), full_page=True)
     phone = browser.new_context(viewport=PHONE).new_page()
     phone.goto(f"{analysing_server.url}/games/{game_id}/replay")
     phone.wait_for_selector("#analysis[data-state='ready'] svg.analysis-chart")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], "the analysis does not fit a phone"
     phone.screenshot(
-        path=str(Path(SCREENSHOTS) / f"replay_analysis_{game}_phone.png"), full_page=True
+        path=str(Path(SCREENSHOTS) / f"replay-analysis-{game}-phone.png"), full_page=True
     )
     context.close()

@@ -65,8 +65,8 @@ def test_the_board_shows_a_legend_unit_shapes_and_the_expected_action(
     unit = page.locator("#table g.unit[data-player='0'][data-kind='F']").first
     assert unit.locator(".unit-count").text_content() == unit.get_attribute("data-count")
     assert "action 2 of 2" in _wait_for_status(page, "action 2 of 2")
-    page.screenshot(path=str(SCREENSHOTS / "board.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / "board-legend.png"), full_page=True)
     page.set_viewport_size(PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.screenshot(path=str(SCREENSHOTS / "board-phone.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / "board-legend-phone.png"), full_page=True)
     page.context.close()
