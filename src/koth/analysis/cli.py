@@ -113,6 +113,9 @@ def analyze_command(
             )
     except KothError as exc:
         raise _fail(str(exc)) from None
+    except KeyboardInterrupt:
+        errors.print("interrupted: nothing was analysed to the end", highlight=False)
+        raise typer.Exit(130) from None
     print_analysis(analysis)
     if out is not None:
         from koth.analysis.chart import write_chart
