@@ -11,6 +11,7 @@ from rich.console import Console
 
 from koth import __version__
 from koth.agents.registry import make_policy
+from koth.analysis.cli import analyze_command
 from koth.core.chance import random_policy
 from koth.core.errors import RecordError
 from koth.core.game import Game
@@ -34,6 +35,7 @@ play_app.command("board")(play_board)
 app.command("simulate")(simulate_command)
 app.add_typer(quiz_app, name="quiz")
 app.command("serve")(serve_command)
+app.command("analyze")(analyze_command)
 
 console = Console()
 errors = Console(stderr=True)

@@ -29,6 +29,7 @@ from koth.server.database import SqliteOwner, make_engine, migrate
 from koth.server.errors import ApiError, ErrorCode, api_error_from
 from koth.server.games import pages as game_pages
 from koth.server.games import routes as game_routes
+from koth.server.games.analysis import AnalysisService, analysis_agent
 from koth.server.games.service import GameService
 from koth.server.games.store import Repository
 from koth.server.games.worker import ComputerWorker
@@ -81,6 +82,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_seconds=settings.max_agent_seconds,
             extra_games=tuple(settings.extra_games),
         )
+        analyses = AnalysisService(
+            games, worker, analysis_agent(settings.analysis_agent, settings.max_agent_seconds)
+        )
         quiz = QuizService(
             engine,
             max_listeners=settings.sockets_per_event,
@@ -90,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.games = games
         app.state.worker = worker
+        app.state.analyses = analyses
         app.state.quiz = quiz
         app.state.series = SeriesService(quiz)
         broker = make_broker(settings.database_url(), settings.broker)
@@ -105,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             watcher.cancel()
             await broker.close()
             await quiz.close()
+            await analyses.stop()
             await worker.stop()
             engine.dispose()
             if owner is not None:

@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
+from koth.server.games.analysis import AnalysisService
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
 from koth.server.quiz.series_service import SeriesService
@@ -66,6 +67,11 @@ def limited(action: Action) -> Any:
 
 async def get_games(connection: HTTPConnection) -> GameService:
     service: GameService = connection.app.state.games
+    return service
+
+
+async def get_analyses(connection: HTTPConnection) -> AnalysisService:
+    service: AnalysisService = connection.app.state.analyses
     return service
 
 
@@ -122,6 +128,7 @@ async def get_host_event(
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TemplatesDep = Annotated[Jinja2Templates, Depends(get_templates)]
 GamesDep = Annotated[GameService, Depends(get_games)]
+AnalysesDep = Annotated[AnalysisService, Depends(get_analyses)]
 QuizDep = Annotated[QuizService, Depends(get_quiz)]
 SeriesDep = Annotated[SeriesService, Depends(get_series)]
 SeatTokenDep = Annotated[str | None, Depends(get_seat_token)]

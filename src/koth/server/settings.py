@@ -52,6 +52,11 @@ class Settings(BaseSettings):
         description="the longest a computer seat may think per move (also caps an iteration "
         "budget: the search stops at whichever comes first)",
     )
+    analysis_agent: str = Field(
+        default="ismcts:iters=300",
+        description="the search agent and budget that analyse finished games for their "
+        "replays (each decision also stops at max_agent_seconds)",
+    )
     max_body_bytes: int = Field(
         default=256 * 1024, ge=1024, description="largest request body accepted (413 above)"
     )
@@ -127,6 +132,14 @@ class Settings(BaseSettings):
     @classmethod
     def _a_rate(cls, value: str) -> str:
         parse(value)  # ValueError: not a rate such as 20/minute
+        return value
+
+    @field_validator("analysis_agent")
+    @classmethod
+    def _an_analyst(cls, value: str) -> str:
+        from koth.analysis.engine import analysis_spec
+
+        analysis_spec(value)  # InvalidParamsError (a ValueError): not a search agent spec
         return value
 
     def database_url(self) -> str:

@@ -17,6 +17,7 @@ from koth.core.errors import (
 )
 from koth.core.record import GameRecord
 from koth.server.deps import (
+    AnalysesDep,
     BaseUrlDep,
     ClientDep,
     GamesDep,
@@ -28,6 +29,7 @@ from koth.server.deps import (
 from koth.server.errors import (
     AlreadySubmittedError,
     ForbiddenError,
+    InvalidRequestError,
     MalformedRequestError,
     NotFinishedError,
     NotFoundError,
@@ -43,6 +45,7 @@ from koth.server.games.schemas import (
     CatalogEntry,
     CreatedGameResponse,
     CreateGameRequest,
+    GameAnalysisResponse,
     GameHello,
     GameStatus,
     GameSummary,
@@ -210,3 +213,16 @@ async def get_record(game_id: str, games: GamesDep, response: Response) -> GameR
     record = await games.record(game_id)  # an unknown id is refused before any header
     response.headers.update(attachment(f"koth-{game_id}.json"))
     return record
+
+
+@router.get(
+    "/games/{game_id}/analysis",
+    dependencies=LOOKUP,
+    tags=["records"],
+    summary="A finished game's analysis: each seat's estimated win chance and the move a "
+    "search prefers at each of its decisions, from that seat's view at the time; "
+    "'analysing' until it is ready",
+    responses=error_responses(NotFoundError, NotFinishedError, InvalidRequestError),
+)
+async def get_analysis(game_id: str, analyses: AnalysesDep) -> GameAnalysisResponse:
+    return await analyses.analysis(game_id)

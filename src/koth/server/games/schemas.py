@@ -174,6 +174,42 @@ class ReplayResponse(BaseModel):
     frames: list[ReplayFrame]
 
 
+class AnalysisStatus(enum.StrEnum):
+    ANALYSING = "analysing"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class AnalysedDecision(BaseModel):
+    """One decision of one seat, as the analysing search saw it from that seat's view."""
+
+    move: int = Field(description="index of the move in the game (frame move + 1 shows it)")
+    seat: int
+    played: str
+    preferred: str = Field(description="the move the search prefers")
+    win_chance: float = Field(description="estimated win chance (0-1) with the preferred move")
+    played_chance: float = Field(description="estimated win chance after the move played")
+    drop: float = Field(description="win chance the move played gave away")
+    mark: Literal["??", "?", "?!", ""] = Field(description="blunder, mistake, inaccuracy")
+
+
+class AnalysedSeat(BaseModel):
+    seat: int
+    result: float = Field(description="the seat's final result on the same 0-1 scale")
+    decisions: list[AnalysedDecision]
+
+
+class GameAnalysisResponse(BaseModel):
+    """A finished game's analysis: computed in the background on first request and kept."""
+
+    game_id: str
+    status: AnalysisStatus
+    agent: str | None = None
+    moves: int | None = None
+    seats: list[AnalysedSeat] = Field(default_factory=list)
+    error: str | None = None
+
+
 class CatalogEntry(BaseModel):
     name: str
     title: str

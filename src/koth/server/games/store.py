@@ -102,6 +102,18 @@ class PendingRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class AnalysisRow(Base):
+    """A finished game's analysis (koth.analysis), kept so it is computed once."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    agent: Mapped[str] = mapped_column(String(200))
+    #: koth.server.games.schemas.GameAnalysisResponse as JSON
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
     seat: int
@@ -371,6 +383,24 @@ class Repository:
             f"stale: the action was made at version {expected} but game {game_id} is at "
             f"version {current}; reload and try again"
         )
+
+    # -------------------------------------------------------------- analyses
+    def analysis(self, game_id: str) -> dict[str, Any] | None:
+        """The stored analysis of ``game_id``, or None."""
+        with self._sessions() as session:
+            row = session.get(AnalysisRow, game_id)
+            return None if row is None else dict(row.result)
+
+    def save_analysis(self, game_id: str, agent: str, result: dict[str, Any]) -> None:
+        """Keep an analysis; when another process stored one first, that one stays (both
+        analysed the same record with the same agent)."""
+        try:
+            with self._sessions.begin() as session:
+                session.add(
+                    AnalysisRow(game_id=game_id, agent=agent, result=result, created=_now())
+                )
+        except IntegrityError:
+            pass
 
 
 class TurnClaim:

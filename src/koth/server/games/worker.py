@@ -26,8 +26,9 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from koth.core.chance import random_policy
 from koth.core.errors import KothError
@@ -40,6 +41,8 @@ from koth.server.games.service import GameService
 from koth.server.metrics import COMPUTER_QUEUE
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def derive_seed(seed: int, *labels: object) -> int:
@@ -193,6 +196,11 @@ class ComputerWorker:
                 self._executor, _decide, policy, snapshot, seat, rng
             )
         return action
+
+    async def in_search_pool(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the searching agents' worker processes (at their lower
+        priority): other long searches, like a finished game's analysis, share them."""
+        return await asyncio.get_running_loop().run_in_executor(self._search_pool(), fn, *args)
 
     def _search_pool(self) -> Executor:
         if self._processes is None:

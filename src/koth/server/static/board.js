@@ -8,7 +8,7 @@
   const CENTER = 28;
   const RADII = [200, 160, 122, 86, 50]; // ring 1 (outer) .. ring 4, then the center
   const TERRAIN = { L: ["#efe3b4", "light"], N: ["#b7cf8c", "normal"], D: ["#7c8a63", "difficult"] };
-  const COLORS = ["#d9480f", "#1c7ed6", "#7048e8", "#2b8a3e"];
+  const COLORS = KOTH.SEAT_COLORS;
   const UNIT_NAMES = { R: "runner", F: "fighter", B: "blocker" };
 
   function locName(loc) {
@@ -39,26 +39,126 @@
       const touches = areas[name] && areas[name].touches;
       if (!touches) return null;
       const index = Number(touches.split(".")[1]);
-      return polar(RADII[0] + 30, angleOf(index));
+      return polar(RADII[0] + 28, angleOf(index));
     }
     const [ring, index] = name.split(".").map(Number);
     return polar((RADII[ring - 1] + RADII[ring]) / 2, angleOf(index));
   }
 
-  function unitBadges(parent, units, center) {
-    // units: {player: "F2B1"} at one location, drawn as small discs around its centre
+  // a unit type's shape: runners a triangle (fast), fighters a circle, blockers a square
+  function unitShape(kind, x, y, size, fill) {
+    const attrs = { fill, stroke: "#fff", "stroke-width": 1.4, class: `unit-shape ${UNIT_NAMES[kind]}` };
+    if (kind === "R") {
+      const h = size * 1.15;
+      return svg("polygon", { ...attrs, points: `${x},${y - h} ${x + h},${y + h * 0.75} ${x - h},${y + h * 0.75}` });
+    }
+    if (kind === "B") return svg("rect", { ...attrs, x: x - size, y: y - size, width: 2 * size, height: 2 * size, rx: 2 });
+    return svg("circle", { ...attrs, cx: x, cy: y, r: size });
+  }
+
+  function unitPieces(parent, units, center) {
+    // units: {player: "F2B1"} at one location: one shape per player and type, the count
+    // written in it, laid out in a small grid around the location's centre
     const pieces = [];
     for (const [player, text] of Object.entries(units || {})) {
       for (const [, kind, count] of text.matchAll(/([RFB])(\d+)/g)) pieces.push([Number(player), kind, Number(count)]);
     }
+    const cols = Math.min(3, pieces.length);
+    const rows = Math.ceil(pieces.length / Math.max(1, cols));
+    const step = 25;
     pieces.forEach(([player, kind, count], i) => {
-      const offset = (i - (pieces.length - 1) / 2) * 15;
-      const x = center[0] + offset, y = center[1];
-      parent.append(svg("g", { class: "unit", dataset: { player: String(player), kind } },
-        svg("circle", { cx: x, cy: y, r: 7.5, fill: COLORS[player % COLORS.length], stroke: "#fff", "stroke-width": 1.2 }),
-        svg("text", { x, y: y + 3.2, "text-anchor": "middle", class: "unit-label", text: count > 1 ? `${kind}${count}` : kind }),
-        svg("title", { text: `player ${player + 1}: ${count} ${UNIT_NAMES[kind]}${count > 1 ? "s" : ""}` })));
+      const col = i % cols, row = Math.floor(i / cols);
+      const x = center[0] + (col - (cols - 1) / 2) * step;
+      const y = center[1] + (row - (rows - 1) / 2) * step;
+      const name = `${count} ${UNIT_NAMES[kind]}${count > 1 ? "s" : ""}`;
+      parent.append(svg("g", { class: "unit", dataset: { player: String(player), kind, count: String(count) } },
+        unitShape(kind, x, y, 11, COLORS[player % COLORS.length]),
+        svg("text", { x, y: y + (kind === "R" ? 7 : 5), "text-anchor": "middle", class: "unit-count", text: String(count) }),
+        svg("title", { text: `player ${player + 1}: ${name}` })));
     });
+  }
+
+  function legend() {
+    const box = el("div", { class: "board-legend", id: "board-legend" }, el("h3", { text: "Legend" }));
+    const terrain = el("ul", { class: "legend-list" });
+    const rows = [
+      [TERRAIN.L[0], "light: every unit"],
+      [TERRAIN.N[0], "normal: runners and fighters"],
+      [TERRAIN.D[0], "difficult: runners only"],
+      ["#f3d35c", "the center: a point per turn end"],
+    ];
+    for (const [fill, text] of rows) {
+      terrain.append(el("li", { class: "legend-terrain" }, el("span", { class: "legend-swatch", style: `background:${fill}` }), text));
+    }
+    const units = el("ul", { class: "legend-list" });
+    for (const [kind, text] of [["R", "runner (up to 3 tiles)"], ["F", "fighter (1 tile, fights)"], ["B", "blocker (1 tile, pushes runners)"]]) {
+      const icon = svg("svg", { viewBox: "-11 -11 22 22", class: "legend-unit" }, unitShape(kind, 0, 0, 8, "#555"),
+        svg("text", { x: 0, y: kind === "R" ? 5 : 4, "text-anchor": "middle", class: "unit-count", text: "2" }));
+      units.append(el("li", { class: "legend-unit-row", dataset: { kind } }, icon, text));
+    }
+    box.append(terrain, units, el("p", { class: "hint", text: "The number in a unit is how many of that type stand there." }));
+    return box;
+  }
+
+  const DIE_KINDS = ["recruit", "recruit", "move", "move", "turn", "turn"];
+
+  // what the player to move is asked to do, in words, from the phase and legal actions
+  function expectedAction(ctx, view) {
+    const movers = Array.isArray(view.to_move) ? view.to_move : [];
+    const mine = ctx.seat !== null && ctx.seat !== undefined && movers.includes(ctx.seat) && ctx.legal.length > 0;
+    const who = movers.map((p) => (ctx.replay ? `Seat ${p + 1}` : KOTH.seatName(ctx.msg, p))).join(", ");
+    const kinds = new Set(ctx.legal.map((e) => e.type));
+    if (view.phase === "place") return mine ? "Place your starting area: click an outer-ring tile." : `${who} places a starting area.`;
+    if (view.phase === "exclude") return mine ? "Exclude one unit type (secret until the end)." : `${who} secretly exclude a unit type.`;
+    if (view.phase === "answer") return mine ? "Answer the alliance offer: accept or decline." : `${who} answers an alliance offer.`;
+    if (view.phase !== "turn") return "";
+    const dice = ((view.dice || [])[movers[0]] || []).map((d) => DIE_KINDS[d - 1]);
+    const slot = Math.min(2, (view.slots_used || 0) + 1);
+    if (!mine) return `${who}'s turn (action ${slot} of 2).`;
+    const uses = [];
+    if (kinds.has("Recruit")) uses.push("recruit");
+    if (kinds.has("Move") || kinds.has("MoveArea")) uses.push("move");
+    if (kinds.has("TurnRing") || kinds.has("Swap")) uses.push("turn");
+    const ending = ctx.legal.filter((e) => e.type === "End");
+    const lose = ending.length ? ` Ending now forfeits ${forfeitText(ending, dice, view)}.` : "";
+    if (!uses.length) return `End your turn.${lose}`;
+    return `Use a die: ${orList(uses)} (action ${slot} of 2), or end the turn.${lose}`;
+  }
+
+  // "a, b or c"
+  function orList(words) {
+    return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words.join("");
+  }
+
+  function plural(count, word) {
+    return `${count} ${word}${count === 1 ? "" : "s"}`;
+  }
+
+  function forfeitText(ending, dice, view) {
+    // B7.1: unused slots of a first turn forfeit a die each (the player picks which: the
+    // 'end drop' options); at the end of a second turn every remaining die is gone
+    const drops = ending.map((e) => e.text.replace(/^end( drop )?/, "")).filter(Boolean);
+    if (drops.length) return `one die per unused action (${orList(drops.map((d) => d.replaceAll("+", " + ")))})`;
+    const count = Math.min(dice.length, secondTurn(view) ? dice.length : 2 - (view.slots_used || 0));
+    return count ? `${count} ${count > 1 ? "dice" : "die"}` : "nothing";
+  }
+
+  function secondTurn(view) {
+    const n = (view.order || []).length || 1;
+    return view.turn >= n;
+  }
+
+  // per player, this round: turns done, a second turn to be skipped for want of dice
+  function roundNote(view, p) {
+    const order = view.order || [];
+    const n = order.length;
+    const position = order.indexOf(p);
+    if (view.phase !== "turn" || position < 0) return "";
+    const dice = ((view.dice || [])[p] || []).length;
+    const current = view.turn;
+    if (current > n + position) return "both turns done";
+    if (current < n + position && current > position && dice === 0) return "no dice left: second turn skipped";
+    return "";
   }
 
   function moveEntries(ctx) {
@@ -82,7 +182,7 @@
         targets.get(dst).push(e);
       }
 
-      const root = svg("svg", { viewBox: "-250 -250 500 500", class: "rings", role: "img", "aria-label": "board" });
+      const root = svg("svg", { viewBox: "-258 -258 516 516", class: "rings", role: "img", "aria-label": "board" });
       const clickTile = (name) => {
         if (targets.has(name)) {
           const options = targets.get(name);
@@ -117,21 +217,21 @@
       const centerTarget = targets.get("C");
       root.append(svg("circle", { cx: 0, cy: 0, r: RADII[4], fill: "#f3d35c", class: ["tile", "center", centerTarget ? "target" : "", sources.has("C") ? "source" : ""].filter(Boolean).join(" "),
         dataset: centerTarget && centerTarget.length === 1 ? { loc: "C", actionId: String(centerTarget[0].id), action: centerTarget[0].text } : { loc: "C" }, onclick: () => clickTile("C") }, svg("title", { text: "the center" })));
-      root.append(svg("text", { x: 0, y: -RADII[4] + 14, "text-anchor": "middle", class: "center-label", text: "♔" }));
+      root.append(svg("text", { x: 0, y: -RADII[4] + 16, "text-anchor": "middle", class: "center-label", text: "♔" }));
       // starting areas beside the outer ring
       const offBoard = [];
       for (const [name, area] of Object.entries(view.areas || {})) {
         const at = tileCenter(name, view.areas);
         if (!at) { offBoard.push([name, area]); continue; }
         const target = targets.get(name);
-        root.append(svg("circle", { cx: at[0], cy: at[1], r: 17, fill: "#fff", stroke: COLORS[area.player % COLORS.length], "stroke-width": 4,
+        root.append(svg("circle", { cx: at[0], cy: at[1], r: 27, fill: "#fff", stroke: COLORS[area.player % COLORS.length], "stroke-width": 4,
           class: ["area", sources.has(name) ? "source" : "", selected === name ? "selected" : "", target ? "target" : ""].filter(Boolean).join(" "),
           dataset: sources.has(name) && !target ? { loc: name, select: name } : { loc: name }, onclick: () => clickTile(name) },
           svg("title", { text: `${name}: start of player ${area.player + 1}` })));
       }
       for (const [name, units] of Object.entries(view.units || {})) {
         const at = tileCenter(name, view.areas || {});
-        if (at) unitBadges(root, units, name.startsWith("A") ? [at[0], at[1]] : at);
+        if (at) unitPieces(root, units, at);
       }
       for (const node of root.querySelectorAll(".unit")) node.style.pointerEvents = "none";
 
@@ -147,7 +247,8 @@
           el("b", { text: ctx.replay ? `Seat ${p + 1}` : KOTH.seatName(ctx.msg, p) }),
           el("span", { text: ` · ${points} pts` }),
           el("span", { class: "dice" }, dice.map((d) => el("span", { class: "die", text: "⚀⚁⚂⚃⚄⚅"[d - 1] || d, title: `die ${d}` }))),
-          el("small", { text: ` in hand: R${hand[0] ?? 0} F${hand[1] ?? 0} B${hand[2] ?? 0}` })));
+          el("small", { text: ` in hand: ${plural(hand[0] ?? 0, "runner")}, ${plural(hand[1] ?? 0, "fighter")}, ${plural(hand[2] ?? 0, "blocker")}` }),
+          roundNote(view, p) ? el("small", { class: "round-note", text: ` · ${roundNote(view, p)}` }) : null));
       });
       side.append(players);
       if (offBoard.length) side.append(el("p", { text: `Starting areas to place: ${offBoard.map(([n, a]) => `${n} (player ${a.player + 1})`).join(", ")}` }));
@@ -155,6 +256,8 @@
       else if (sources.size) side.append(el("p", { class: "hint", text: "Click one of your glowing units to see where it can go." }));
       else if (places.size) side.append(el("p", { class: "hint", text: "Click an outer-ring tile to place your starting area beside it." }));
 
+      side.append(legend());
+      ctx.expected = expectedAction(ctx, view);
       ctx.board.append(el("div", { class: "board-layout" }, el("div", { class: "board-svg" }, root), side));
       if (ctx.ui.choices && selected) {
         const { dst, options } = ctx.ui.choices;

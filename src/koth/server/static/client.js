@@ -5,6 +5,8 @@ const KOTH = (window.KOTH = window.KOTH || {});
 KOTH.renderers = KOTH.renderers || {};
 
 KOTH.el = DOM.el;
+// one colour per seat, the same on the board, in swatches and in the analysis chart
+KOTH.SEAT_COLORS = ["#d9480f", "#1c7ed6", "#7048e8", "#2b8a3e"];
 KOTH.svg = DOM.svg;
 
 KOTH.credentials = function () {
@@ -225,6 +227,8 @@ class Table {
     };
     try {
       this.renderer.render(ctx);
+      // a renderer may name the action expected now ("Place your starting area"...)
+      if (ctx.expected) status.textContent = `${status.textContent} ${ctx.expected}`;
     } catch (error) {
       console.error(error);
       board.replaceChildren();
@@ -268,8 +272,10 @@ KOTH.startReplay = async function (root) {
   }
   if (data.seat !== null && keys.includes(String(data.seat))) select.value = String(data.seat);
   let index = data.frames.length - 1;
+  let analysis = null;
   const show = () => {
     const frame = data.frames[index];
+    if (analysis) analysis.show(index);
     const key = select.value;
     const seat = key === "spectator" ? null : Number(key);
     document.getElementById("step").textContent = `move ${frame.version} of ${data.frames.length - 1}`;
@@ -287,6 +293,7 @@ KOTH.startReplay = async function (root) {
     const ctx = { msg, view: msg.view, seat, legal: [], board, actions: scratch, ui: {}, replay: true, act: () => {}, rerender: show };
     try {
       renderer.render(ctx);
+      if (ctx.expected) status.textContent = `${status.textContent} ${ctx.expected}`;
     } catch (error) {
       console.error(error);
       board.replaceChildren();
@@ -301,10 +308,15 @@ KOTH.startReplay = async function (root) {
   document.getElementById("back").onclick = () => go(index - 1);
   document.getElementById("forward").onclick = () => go(index + 1);
   document.getElementById("last").onclick = () => go(data.frames.length - 1);
-  select.onchange = show;
+  select.onchange = () => {
+    show();
+    if (analysis) analysis.redraw();
+  };
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") go(index - 1);
     if (e.key === "ArrowRight") go(index + 1);
   });
+  // a finished game's analysis: a chart of win chances that also steps through the game
+  if (data.finished && KOTH.startAnalysis) analysis = KOTH.startAnalysis(root, data, go, () => select.value);
   show();
 };

@@ -18,7 +18,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 # Every run takes the screenshots; they replace the README's copies in docs/screenshots
 # only when asked (KOTH_SCREENSHOTS=1), so a test run leaves the checkout unchanged.
 SCREENSHOTS = (
-    Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+    Path(__file__).resolve().parents[4] / "docs" / "screenshots"
     if os.environ.get("KOTH_SCREENSHOTS") == "1"
     else Path(tempfile.mkdtemp(prefix="koth-screenshots-"))
 )

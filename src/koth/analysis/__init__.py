@@ -1,0 +1,1 @@
+"""Post-game analysis: a search agent's view of every decision of a finished game."""

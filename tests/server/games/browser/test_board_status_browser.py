@@ -1,0 +1,72 @@
+"""The board page explains itself: a legend of terrain and unit shapes, units drawn as
+shapes of their type with counts, and a status that names the action expected."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+from tests.server.games.browser.conftest import PHONE, SCREENSHOTS
+from tests.server.live_server import LiveServer
+
+WIDE = {"width": 1280, "height": 800}
+
+
+def _status(page: Any) -> str:
+    return str(page.locator("#status").inner_text())
+
+
+def _wait_for_status(page: Any, *words: str, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while not any(word in _status(page) for word in words):
+        assert time.monotonic() < deadline, f"status never said {words}: {_status(page)!r}"
+        time.sleep(0.05)
+    return _status(page)
+
+
+def test_the_board_shows_a_legend_unit_shapes_and_the_expected_action(
+    server: LiveServer, browser: Any
+) -> None:
+    body = {
+        "game": "board",
+        "params": {"num_players": 2},
+        "seats": [{"kind": "human"}, {"kind": "computer", "agent": "heuristic"}],
+    }
+    created = httpx.post(f"{server.url}/api/games", json=body, timeout=10).json()
+    link = next(s["join_url"] for s in created["seats"] if s["seat"] == 0)
+    page = browser.new_context(viewport=WIDE).new_page()
+    page.goto(link)
+    page.wait_for_selector("#table svg.rings")
+
+    legend = page.locator("#board-legend")
+    assert legend.locator(".legend-terrain").count() == 4
+    assert [
+        legend.locator(".legend-unit-row").nth(i).get_attribute("data-kind") for i in range(3)
+    ] == [
+        "R",
+        "F",
+        "B",
+    ]
+    assert "difficult: runners only" in legend.inner_text()
+
+    status = _wait_for_status(page, "Place your starting area", "Use a die")
+    if "Place your starting area" in status:
+        page.locator("#table path.tile[data-action-id]").first.click()
+    status = _wait_for_status(page, "Use a die")
+    assert "action 1 of 2" in status and "or end the turn" in status
+    assert "Ending now forfeits" in status
+
+    # recruit: the unit appears in the starting area as its shape, with its count
+    recruit = page.locator("#actions button", has_text="recruit fighter").first
+    recruit.click()
+    page.wait_for_selector("#table g.unit[data-player='0'][data-kind='F'] circle.unit-shape")
+    unit = page.locator("#table g.unit[data-player='0'][data-kind='F']").first
+    assert unit.locator(".unit-count").text_content() == unit.get_attribute("data-count")
+    assert "action 2 of 2" in _wait_for_status(page, "action 2 of 2")
+    page.screenshot(path=str(SCREENSHOTS / "board-legend.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(SCREENSHOTS / "board-legend-phone.png"), full_page=True)
+    page.context.close()
