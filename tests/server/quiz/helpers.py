@@ -189,3 +189,12 @@ def values_of(key: str, body: Any) -> list[Any]:
     if isinstance(body, list):
         return [x for v in body for x in values_of(key, v)]
     return []
+
+
+def started(api: QuizApi, teams: tuple[str, ...] = ("A", "B", "C"), **settings: Any) -> QuizApi:
+    """A created event with ``teams`` joined by phone and the game started."""
+    api.create(**{"steps": 6, "hold_moves": 2, "questions": 10, "spurs_per_slope": 0, **settings})
+    for team in teams:
+        api.join(team)
+    api.cmd("start")
+    return api

@@ -149,7 +149,9 @@ class LiveEvent:
                 continue
             outcome.results.append(seq)
             outcome.entries.append(
-                LogEntry(seq, ops.op_to_json(op), getattr(op, "submission_id", None))
+                LogEntry(
+                    seq, ops.op_to_json(op), getattr(op, "submission_id", None) or op.command_id
+                )
             )
         return outcome
 

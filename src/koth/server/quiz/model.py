@@ -177,6 +177,8 @@ class EventModel:
         #: the op being folded is new (not a stored row replayed): input checks that
         #: were added over time apply to new ops only, so an old log still replays
         self._new = True
+        #: idempotency key of a command -> the log row it made
+        self.commands: dict[str, int] = {}
 
     # ------------------------------------------------------------------ queries
     @property
@@ -242,12 +244,19 @@ class EventModel:
             raise WrongPhaseError(f"log row {seq} follows row {self.seq}")
         if self.settings is None and not isinstance(op, ops.Created):
             raise WrongPhaseError("the first log row must create the event")
+        if op.command_id is not None and op.command_id in self.commands:
+            raise AlreadyAnsweredError(
+                f"command {op.command_id!r} was already applied (log row "
+                f"{self.commands[op.command_id]})"
+            )
         handler = getattr(self, f"_on_{op.kind}")
         self._new = new
         try:
             handler(op, seq)
         finally:
             self._new = True
+        if op.command_id is not None:
+            self.commands[op.command_id] = seq
         self.seq = seq
 
     def fold(self, rows: Iterable[ops.Op]) -> None:

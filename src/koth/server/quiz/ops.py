@@ -53,6 +53,10 @@ class EventSettings(BaseModel):
 class _Op(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    command_id: str | None = None
+    """the idempotency key of the request that made the op: a retry of the same request
+    (a console that lost its connection resends what it queued) is applied once"""
+
 
 class Created(_Op):
     kind: Literal["created"] = "created"
@@ -208,6 +212,8 @@ _OP: TypeAdapter[Op] = TypeAdapter(Op)
 
 def op_to_json(op: Op) -> dict[str, Any]:
     out: dict[str, Any] = op.model_dump(mode="json")
+    if out.get("command_id") is None:
+        out.pop("command_id", None)  # rows written before commands had keys look the same
     return out
 
 

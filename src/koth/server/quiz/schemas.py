@@ -370,6 +370,9 @@ class JudgeMessage(_StateMessage):
     appeals: list[AppealInfo] | None = None
     lightning: list[LightningInfo] | None = None
     applied_seq: int | None = Field(default=None, description="commands: the log row they made")
+    duplicate: bool = Field(
+        default=False, description="commands: a retry of a command already applied (same key)"
+    )
 
 
 # ------------------------------------------------------------------- results
