@@ -16,6 +16,15 @@ import httpx
 from tests.server.limits import GENEROUS_LIMITS
 
 REPO = Path(__file__).resolve().parents[2]
+#: how the browser tests start Debian's Chromium (headless, in a container)
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def free_port() -> int:
@@ -51,7 +60,8 @@ class LiveServer:
     def start(self, timeout: float = 30.0) -> LiveServer:
         env = {
             **os.environ,
-            "PYTHONPATH": str(REPO),
+            # this checkout's sources first, even where another one is installed
+            "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)]),
             "KOTH_EXTRA_GAMES": json.dumps(self.extra_games),
             "KOTH_COMPUTER_DELAY": str(self.computer_delay),
             **{f"KOTH_{k.upper()}": str(v) for k, v in GENEROUS_LIMITS.items()},

@@ -133,6 +133,17 @@ EN: dict[str, str] = {
     "join_with": "Join at {url} with code {code}",
     "moves_title": "Moves on question {n}",
     "qualified": "Going to the final",
+    # --- the host's control of the evening (team list, safety nets, connection) ---
+    "offline": "offline",
+    "offline_banner": "No connection to the server: reconnecting…",
+    "error_http": "The server could not do this (HTTP {status}); try again.",
+    "error_network": "No connection to the server: nothing was sent.",
+    "offline_queued": (
+        "No connection to the server: reconnecting… {n} command(s) wait and will be sent in order."
+    ),
+    "declaration_waiting": (
+        "No connection: your declaration will be sent as soon as the connection is back."
+    ),
 }
 
 RU: dict[str, str] = {
@@ -256,6 +267,16 @@ RU: dict[str, str] = {
     "join_with": "Заходите на {url}, код {code}",
     "moves_title": "Ходы на вопросе {n}",
     "qualified": "Выходят в финал",
+    # --- the host's control of the evening (team list, safety nets, connection) ---
+    "offline": "нет связи",
+    "offline_banner": "Нет связи с сервером: переподключаемся…",
+    "error_http": "Сервер не смог это выполнить (HTTP {status}); попробуйте ещё раз.",
+    "error_network": "Нет связи с сервером: ничего не отправлено.",
+    "offline_queued": (
+        "Нет связи с сервером: переподключаемся… Команд в очереди: {n}, они будут "
+        "отправлены по порядку."
+    ),
+    "declaration_waiting": "Нет связи: заявка будет отправлена, как только связь восстановится.",
 }
 
 STRINGS: Final = {"en": EN, "ru": RU}

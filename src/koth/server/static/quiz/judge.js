@@ -12,12 +12,16 @@
   const token = Q.store.get(hostKey);
   const error = document.getElementById("error");
   let msg = null;
-  // Commands go out one at a time, in the order they were given: a click made while an
-  // earlier command is still on its way waits for it instead of being dropped (the
-  // live state can show the earlier command's result before its own reply arrives).
-  let queue = Promise.resolve();
-  let pending = 0;
-
+  // Commands go out one at a time, in the order they were given, each with its own
+  // idempotency key: a click made while an earlier command is on its way waits for it,
+  // and a command that cannot reach the server (no connection, server restarting) stays
+  // queued, kept in this browser, and is sent again with the same key once the page is
+  // live; the server applies a key once, so nothing is lost and nothing applied twice.
+  const outboxKey = `koth.quiz.outbox.${eventId}`;
+  const outbox = Q.store.get(outboxKey) || [];
+  const waiters = new Map(); // key -> resolve(applied)
+  let pumping = false;
+  let live = null;
   const showError = (text) => {
     error.textContent = text || "";
     error.classList.toggle("hidden", !text);
@@ -26,27 +30,52 @@
     Q.downloadLink(document.getElementById(id), `/api/quiz/events/${eventId}/${path}`, token, showError);
   }
 
+  /* resolves true once the server applied the command, false if it refused it */
   function command(name, body) {
-    pending += 1;
-    document.body.classList.add("busy");
-    queue = queue.then(() => send(name, body)).catch((e) => showError(String(e))).finally(() => {
-      pending -= 1;
-      if (!pending) document.body.classList.remove("busy");
-    });
-    return queue;
+    const key = Q.newId();
+    outbox.push({ name, body: body || {}, key });
+    Q.store.set(outboxKey, outbox);
+    if (live) live.setQueued(outbox.length);
+    const applied = new Promise((resolve) => waiters.set(key, resolve));
+    pump();
+    return applied;
   }
 
-  /* true once the server applied the command */
-  async function send(name, body) {
-    showError("");
-    const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${name}`, body || {}, token);
-    if (!response.ok) {
-      showError(Q.errorText(response.data, response.status, ["not_found"]));
-      return false;
+  const RETRY = [0, 502, 503, 504]; // the command did not reach the log: send it again
+
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    document.body.classList.add("busy");
+    let wait = 250;
+    while (outbox.length) {
+      live.setQueued(outbox.length);
+      const item = outbox[0];
+      const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${item.name}`, item.body, token, item.key);
+      if (RETRY.includes(response.status)) {
+        if (response.status === 0) live.dropped();
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        wait = Math.min(wait * 2, 5000);
+        await live.whenLive();
+        continue;
+      }
+      wait = 250;
+      outbox.shift();
+      Q.store.set(outboxKey, outbox);
+      if (response.ok) {
+        showError("");
+        response.data.received_local = Date.now() / 1000;
+        receive(response.data);
+      } else {
+        showError(Q.errorText(response.data, response.status, ["not_found"]));
+      }
+      const resolve = waiters.get(item.key);
+      waiters.delete(item.key);
+      if (resolve) resolve(response.ok);
     }
-    response.data.received_local = Date.now() / 1000;
-    receive(response.data);
-    return true;
+    live.setQueued(0);
+    pumping = false;
+    document.body.classList.remove("busy");
   }
 
   const button = (id, text, onclick, extra) => Q.el("button", Object.assign({ type: "button", id, text, onclick }, extra || {}));
@@ -236,7 +265,8 @@
     render();
   }
 
-  const live = new Q.Live("judge", token, receive, (err) => showError(Q.errorText({ error: err }, 0)));
+  live = new Q.Live("judge", token, receive, (err) => showError(Q.errorText({ error: err }, 0)));
   live.connect();
+  if (outbox.length) pump(); // commands a closed or reloaded console had not sent yet
   Q.startTicker(() => msg);
 })();

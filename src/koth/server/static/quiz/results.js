@@ -45,13 +45,22 @@
   async function load() {
     const response = await Q.api("GET", `/api/quiz/events/${eventId}/results`, undefined, token);
     if (!response.ok) {
+      if (response.status === 0) return; // offline: the banner says so; reloaded when back
       error.textContent = Q.errorText(response.data, response.status);
       error.classList.remove("hidden");
       return;
     }
+    showError("");
     const parts = document.getElementById("parts");
     parts.replaceChildren(...response.data.parts.slice().reverse().map(part));
     document.getElementById("results").dataset.loaded = "true";
   }
-  load();
+  // the public live connection shows whether the page is still connected, and every
+  // change of the event (an appeal, the last question) reloads the results
+  let seen = -1;
+  const live = new Q.Live("projector", null, (m) => {
+    if (m.seq !== seen) load();
+    seen = m.seq;
+  });
+  live.connect();
 })();

@@ -108,11 +108,24 @@
     box.append(row);
   }
 
+  /* one declaration, with its idempotency key: without a connection it waits and is
+     sent again with the same key, so it is applied once */
   async function declare(question, what) {
-    showError("");
-    const response = await Q.api("POST", `/api/quiz/events/${eventId}/declaration`, { question, declaration: what }, creds.token);
-    if (!response.ok) return showError(Q.errorText(response.data, response.status));
-    receive(Object.assign(response.data, { received_local: Date.now() / 1000 }));
+    const key = Q.newId();
+    for (;;) {
+      showError("");
+      const response = await Q.api("POST", `/api/quiz/events/${eventId}/declaration`, { question, declaration: what }, creds.token, key);
+      if (response.status === 0 || response.status >= 502) {
+        showError(Q.t("declaration_waiting"));
+        if (response.status === 0) live.dropped();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await live.whenLive();
+        continue;
+      }
+      if (!response.ok) return showError(Q.errorText(response.data, response.status));
+      showError("");
+      return receive(Object.assign(response.data, { received_local: Date.now() / 1000 }));
+    }
   }
 
   function renderAnswer(me, phase) {
