@@ -21,6 +21,7 @@ from tests.server.quiz.helpers import QuizApi
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 expect = playwright_sync.expect
+expect.set_options(timeout=15_000)
 
 TIMEOUT_MS = 15_000
 #: a page must say it is offline this soon after the server stops answering
@@ -113,7 +114,8 @@ def test_judge_commands_given_offline_are_applied_once_in_order_after_a_restart(
     expect(judge.locator("#offline-banner")).to_contain_text("3 command(s) wait")
     expect(judge.locator("#error")).to_be_hidden()  # waiting is not an error ("error 0")
     server.start()  # the same database
-    expect(judge.locator("#judge")).to_have_attribute("data-stage", "between")
+    # the console retries with backoff (at most 10 s apart)
+    expect(judge.locator("#judge")).to_have_attribute("data-stage", "between", timeout=25_000)
     expect(judge.locator("#offline-banner")).to_be_hidden()
     expect(judge.locator("#error")).to_be_hidden()
     view = quiz.judge_view()

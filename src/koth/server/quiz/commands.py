@@ -23,13 +23,18 @@ from koth.server.quiz.schemas import (
     AnswerForTeamCommand,
     AppealCommand,
     ExtendCommand,
+    GroupAppealCommand,
     JudgeCommand,
     LightningCommand,
+    LockJoiningCommand,
+    MergeTeamsCommand,
     NoArguments,
     OnQuestion,
     OpenAnsweringCommand,
     OpenQuestionCommand,
     PartnerCommand,
+    RenameTeamCommand,
+    TeamCommand,
 )
 
 B = TypeVar("B", bound=BaseModel)
@@ -129,6 +134,62 @@ def answer_for_team(model: EventModel, body: AnswerForTeamCommand, now: float) -
         at=now,
         submission_id=f"judge-{question}-{now:.6f}",
         by="judge",
+    )
+
+
+# ------------------------------------------------------ the host's control
+def rename_team(_model: EventModel, body: RenameTeamCommand, _now: float) -> ops.Op:
+    return ops.TeamRenamed(team=normal_name(body.team), name=normal_name(body.name))
+
+
+def remove_team(_model: EventModel, body: TeamCommand, _now: float) -> ops.Op:
+    return ops.TeamRemoved(team=normal_name(body.team))
+
+
+def merge_teams(_model: EventModel, body: MergeTeamsCommand, _now: float) -> ops.Op:
+    return ops.TeamsMerged(team=normal_name(body.team), into=normal_name(body.into))
+
+
+def lock_joining(_model: EventModel, body: LockJoiningCommand, _now: float) -> ops.Op:
+    return ops.JoiningLocked(locked=body.locked)
+
+
+def withdraw_team(_model: EventModel, body: TeamCommand, now: float) -> ops.Op:
+    return ops.TeamWithdrawn(team=normal_name(body.team), at=now)
+
+
+def reopen(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
+    number = body.question or model.reopenable()
+    if number is None:
+        raise WrongPhaseError(
+            "only the last resolved question can be re-opened, before the next one is opened"
+        )
+    return ops.QuestionReopened(question=number)
+
+
+def mark_rest_wrong(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
+    """Every answer of the open question not judged yet is judged wrong."""
+    question = _question(model, body)
+    _part, q = model.open_question()
+    unjudged = [t for t, a in q.answers.items() if a.judged is None]
+    if not unjudged:
+        raise InvalidRequestError(f"every answer to question {question} is judged already")
+    return ops.Judged(question=question, teams=unjudged, correct=False)
+
+
+def appeal_group(model: EventModel, body: GroupAppealCommand, now: float) -> ops.Op:
+    """An appeal for every team whose answer to a closed question has the normalised text
+    ``body.key``, and/or the listed teams."""
+    part = model.current_part()
+    if not 1 <= body.question <= len(part.questions):
+        raise WrongPhaseError(f"question {body.question} was not played in {part.name}")
+    answers = part.questions[body.question - 1].answers
+    chosen = [t for t, a in answers.items() if body.key is not None and a.key == body.key]
+    chosen += [t for t in body.teams if t not in chosen]
+    if not chosen:
+        raise NotFoundError(f"no answer to question {body.question} matches")
+    return ops.GroupCorrected(
+        question=body.question, teams=chosen, correct=body.correct, comment=body.comment, at=now
     )
 
 

@@ -48,6 +48,11 @@ class EventSettings(BaseModel):
         default=None, ge=0, description="seed of the spur draw (default: a random one, kept secret)"
     )
     answer_seconds: int = Field(60, ge=5, le=3600, description="default answering time")
+    withdrawn_king: Literal["stays", "refused"] = Field(
+        "stays",
+        description="a King that withdraws stays on the Peak answering nothing (rules "
+        "Q36), or (refused) the King cannot withdraw while it reigns",
+    )
 
 
 class _Op(BaseModel):
@@ -184,6 +189,74 @@ class Lightning(_Op):
     right: list[str]
 
 
+# ------------------------------------------------------ the host's control
+class TeamRenamed(_Op):
+    """The host renames a team (before or after the start): the event is folded again
+    with the new name, so every earlier row reads as if the team had always had it."""
+
+    kind: Literal["team_renamed"] = "team_renamed"
+    team: str
+    name: str
+
+
+class TeamRemoved(_Op):
+    """Before the start: the host removes a team (its phones lose their access)."""
+
+    kind: Literal["team_removed"] = "team_removed"
+    team: str
+
+
+class TeamsMerged(_Op):
+    """Before the start: team ``into`` absorbs team ``team`` (its phones and tokens)."""
+
+    kind: Literal["teams_merged"] = "teams_merged"
+    team: str
+    into: str
+
+
+class JoiningLocked(_Op):
+    """Before the start: phones may (not) join; the host can still add teams."""
+
+    kind: Literal["joining_locked"] = "joining_locked"
+    locked: bool
+
+
+class TeamWithdrawn(_Op):
+    """After the start: the team leaves the game (rules Q36) and stays in the results."""
+
+    kind: Literal["team_withdrawn"] = "team_withdrawn"
+    team: str
+    at: float
+
+
+class QuestionReopened(_QuestionOp):
+    """The last resolved question is open again (until the next one is opened): the
+    event is folded again without its resolution."""
+
+    kind: Literal["question_reopened"] = "question_reopened"
+
+
+class GroupCorrected(_TimedOp):
+    """One appeal for several teams of a closed question (an answer group)."""
+
+    kind: Literal["group_corrected"] = "group_corrected"
+    teams: list[str]
+    correct: bool
+    comment: str = ""
+
+
+#: the ops the host's control added (the fold replays them like any other)
+CONTROL_OPS = (
+    TeamRenamed,
+    TeamRemoved,
+    TeamsMerged,
+    JoiningLocked,
+    TeamWithdrawn,
+    QuestionReopened,
+    GroupCorrected,
+)
+
+
 Op = Annotated[
     Created
     | TeamJoined
@@ -203,7 +276,14 @@ Op = Annotated[
     | Resolved
     | Corrected
     | BreakTaken
-    | Lightning,
+    | Lightning
+    | TeamRenamed
+    | TeamRemoved
+    | TeamsMerged
+    | JoiningLocked
+    | TeamWithdrawn
+    | QuestionReopened
+    | GroupCorrected,
     Field(discriminator="kind"),
 ]
 
@@ -234,3 +314,31 @@ def normalise_answer(text: str) -> str:
 def clean_name(name: str) -> str:
     """A team name with spacing tidied (names are compared after this)."""
     return " ".join(name.split())
+
+
+#: op fields (and settings fields) that hold team names
+_NAME_FIELDS = ("team", "into")
+_NAME_LISTS = ("teams", "right")
+
+
+def with_team_renamed(op: Op, old: str, new: str) -> Op:
+    """``op`` as if team ``old`` had always been called ``new``."""
+
+    def swap(name: Any) -> Any:
+        return new if isinstance(name, str) and clean_name(name) == old else name
+
+    def rename(data: dict[str, Any]) -> None:
+        for key in _NAME_FIELDS:
+            if key in data:
+                data[key] = swap(data[key])
+        for key in _NAME_LISTS:
+            if isinstance(data.get(key), list):
+                data[key] = [swap(t) for t in data[key]]
+        if isinstance(data.get("spurs"), dict):
+            data["spurs"] = {swap(t): cells for t, cells in data["spurs"].items()}
+
+    data = op.model_dump(mode="json")
+    rename(data)
+    if isinstance(data.get("settings"), dict):
+        rename(data["settings"])
+    return op_from_json(data)

@@ -49,10 +49,13 @@ from koth.server.quiz.schemas import (
     CredentialsResponse,
     DeclarationRequest,
     ExtendCommand,
+    GroupAppealCommand,
     JoinRequest,
     JudgeCommand,
     JudgeMessage,
     LightningCommand,
+    LockJoiningCommand,
+    MergeTeamsCommand,
     NoArguments,
     OnQuestion,
     OpenAnsweringCommand,
@@ -62,7 +65,9 @@ from koth.server.quiz.schemas import (
     ProtocolDocument,
     QuizHello,
     RecoverRequest,
+    RenameTeamCommand,
     ResultsDocument,
+    TeamCommand,
     TeamMessage,
 )
 from koth.server.ratelimit import Action
@@ -325,6 +330,63 @@ async def answer_for_team(
     live: HostEventDep, key: IdempotencyKeyDep, body: AnswerForTeamCommand, quiz: QuizDep
 ) -> JudgeMessage:
     return await quiz.run_command(live, commands.answer_for_team, body, key)
+
+
+# The host's control: the team list, re-opening, the safety nets of judging.
+@judge.post("/rename_team", summary="Rename a team (before or after the start)")
+async def rename_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: RenameTeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.rename_team, body, key)
+
+
+@judge.post("/remove_team", summary="Before the start: remove a team")
+async def remove_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: TeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.remove_team, body, key)
+
+
+@judge.post("/merge_teams", summary="Before the start: one team absorbs another's phones")
+async def merge_teams(
+    live: HostEventDep, key: IdempotencyKeyDep, body: MergeTeamsCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.merge_teams, body, key)
+
+
+@judge.post("/lock_joining", summary="Before the start: lock (or unlock) joining by phone")
+async def lock_joining(
+    live: HostEventDep, key: IdempotencyKeyDep, body: LockJoiningCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.lock_joining, body, key)
+
+
+@judge.post("/withdraw_team", summary="After the start: a team withdraws (rules Q36)")
+async def withdraw_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: TeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.withdraw_team, body, key)
+
+
+@judge.post("/reopen", summary="Re-open the last resolved question (until the next is opened)")
+async def reopen(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.reopen, body or OnQuestion(), key)
+
+
+@judge.post("/mark_rest_wrong", summary="Judge every answer not judged yet wrong")
+async def mark_rest_wrong(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.mark_rest_wrong, body or OnQuestion(), key)
+
+
+@judge.post("/appeal_group", summary="One appeal for a whole answer group of a closed question")
+async def appeal_group(
+    live: HostEventDep, key: IdempotencyKeyDep, body: GroupAppealCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.appeal_group, body, key)
 
 
 router.include_router(judge)

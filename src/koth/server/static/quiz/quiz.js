@@ -101,6 +101,12 @@ Q.Live = class {
         this.seq = msg.seq;
         window.__quizFrames = (window.__quizFrames || 0) + 1;
         this.onState(msg);
+      } else if (msg.type === "reconnect") {
+        // the team was renamed or merged: the token now names another audience
+        this.socket = null;
+        this.liveness.stop();
+        socket.close();
+        this.connect();
       } else if (msg.type === "error") {
         this.fatal = msg.error;
         this.onFatal(msg.error);
