@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -198,3 +200,14 @@ def started(api: QuizApi, teams: tuple[str, ...] = ("A", "B", "C"), **settings: 
         api.join(team)
     api.cmd("start")
     return api
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    """Where browser tests save screenshots: docs/screenshots/ when KOTH_SCREENSHOTS=1
+    (to refresh the docs' pictures), else a temporary folder."""
+    if os.environ.get("KOTH_SCREENSHOTS") == "1":
+        out = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+    else:
+        out = tmp_path / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    return out

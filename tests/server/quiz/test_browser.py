@@ -10,7 +10,6 @@ Screenshots go to docs/screenshots/ when KOTH_SCREENSHOTS=1 (else to a temp fold
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ import httpx
 import pytest
 
 from tests.server.live_server import LiveServer
-from tests.server.quiz.helpers import SCENARIO_SETTINGS, scenario_questions, values_of
+from tests.server.quiz.helpers import SCENARIO_SETTINGS, scenario_questions, shots_dir, values_of
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
@@ -32,15 +31,6 @@ RIGHT = "Paris"
 
 def answer_text(team: str, right: bool, question: int) -> str:
     return RIGHT if right else f"wrong-{team}-{question}"
-
-
-def shots_dir(tmp_path: Path) -> Path:
-    if os.environ.get("KOTH_SCREENSHOTS") == "1":
-        out = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
-    else:
-        out = tmp_path / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 class Frames:

@@ -100,7 +100,7 @@
     page = page % pages;
     const shown = st.teams.slice(page * perPage, (page + 1) * perPage);
     body.replaceChildren(...shown.map((t) => Q.el("tr", { class: t.king ? "king-row" : "", dataset: { team: t.name } },
-      Q.el("td", { text: t.place }), Q.el("td", { class: "name", text: `${t.king ? "♛ " : ""}${t.name}` }),
+      Q.el("td", { text: t.place }), Q.el("td", { class: "name", title: t.name, text: `${t.king ? "♛ " : ""}${t.name}` }),
       Q.el("td", { text: t.position >= st.steps ? "▲" : t.position }), Q.el("td", { text: t.points }),
       Q.el("td", { class: "move", text: Q.moveText(moves[t.name]) + (t.spurs && t.spurs.length ? `  ◆${t.spurs.join(",")}` : "") }))));
     root.querySelector("#proj-page").textContent = pages > 1 ? `${page + 1} / ${pages}` : "";

@@ -198,6 +198,12 @@ Q.moveText = function (move) {
   return `${decl}${mark} ${steps}/+${move.gained}${extras}`;
 };
 
+/* A team name in a table: cut with an ellipsis when long, the full name in its title
+   and, on a touch screen where titles do not show, on a tap. */
+Q.nameCell = function (text) {
+  return Q.el("td", { class: "name", title: text, text, onclick: (e) => e.currentTarget.classList.toggle("full") });
+};
+
 Q.langSwitch = function () {
   const link = document.getElementById("lang-switch");
   if (link) link.href = `/quiz/lang/${Q.cfg.otherLang}?next=${encodeURIComponent(location.pathname + location.search)}`;

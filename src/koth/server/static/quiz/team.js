@@ -59,10 +59,13 @@
     let stage = Q.stageText(phase);
     if (phase.stage === "lobby") stage = Q.t("waiting_start", { n: msg.teams_joined || 0 });
     if (st && !me.plays) stage += ` — ${Q.t("not_playing")}`;
+    if (msg.withdrawn) stage = Q.t("team_withdrawn");
+    document.getElementById("team").dataset.withdrawn = String(Boolean(msg.withdrawn));
     document.getElementById("stage").textContent = stage;
     document.getElementById("stage").dataset.stage = phase.stage;
-    renderDeclare(me, phase);
-    renderAnswer(me, phase);
+    // a withdrawn team declares and answers nothing (rules Q36): no buttons to press
+    renderDeclare(me, msg.withdrawn ? { stage: "withdrawn" } : phase);
+    renderAnswer(msg.withdrawn ? { plays: false } : me, phase);
     const last = document.getElementById("last");
     last.replaceChildren();
     if (me.last_move) {
@@ -74,7 +77,7 @@
     const top = document.getElementById("top");
     top.replaceChildren();
     if (st) {
-      const rows = st.top.map((t) => Q.el("tr", { class: t.name === msg.team ? "mine" : "" }, Q.el("td", { text: t.place }), Q.el("td", { text: (t.king ? "♛ " : "") + t.name }), Q.el("td", { text: t.position }), Q.el("td", { text: t.points })));
+      const rows = st.top.map((t) => Q.el("tr", { class: t.name === msg.team ? "mine" : "" }, Q.el("td", { text: t.place }), Q.nameCell((t.king ? "♛ " : "") + t.name), Q.el("td", { text: t.position }), Q.el("td", { text: t.points })));
       top.append(Q.el("table", { class: "mini" }, Q.el("tr", {}, Q.el("th", { text: "#" }), Q.el("th", { text: Q.t("team") }), Q.el("th", { text: Q.t("position") }), Q.el("th", { text: Q.t("points") })), rows));
       if (st.finished) top.append(Q.el("p", {}, Q.el("a", { href: `/quiz/${eventId}/results`, text: Q.t("results") })));
     }
