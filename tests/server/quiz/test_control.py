@@ -237,7 +237,7 @@ def test_a_rename_after_the_start_is_folded_into_every_question(
     assert api.team_view("A")["me"]["declaration"] == "jump"  # the phone kept its token
     replays(api, app)
     csv = api.client.get(api.url("export.csv"), headers=api.host).text
-    assert ",Aces," in csv and ",A," not in csv
+    assert ",Aces," in csv and ",A," not in csv and "renamed from A" in csv
     doc = api.client.get(api.url("export.json"), headers=api.host).json()
     assert doc["changes"][0] == {
         "seq": doc["changes"][0]["seq"],
@@ -270,6 +270,11 @@ def test_a_withdrawn_team_answers_nothing_and_stays_in_the_results(
     rows = {r["team"]: r for r in after["closed"][0]["rows"]}
     assert rows["B"]["correct"] is None  # no answer: counts as wrong (Q2, Q36)
     assert any(t["name"] == "B" for t in after["standings"]["teams"])
+    csv = api.client.get(api.url("export.csv"), headers=api.host).text
+    b_rows = [line for line in csv.splitlines() if line.startswith("game,") and ",B," in line]
+    assert "withdrawn after question 1" in b_rows[1] and "withdrawn" not in b_rows[0]
+    changes = api.client.get(api.url("export.json"), headers=api.host).json()["changes"]
+    assert changes[0]["kind"] == "withdrawn" and changes[0]["team"] == "B"
     assert api.cmd("withdraw_team", team="B", expect=409)["error"]["message"].endswith(
         "has already withdrawn"
     )

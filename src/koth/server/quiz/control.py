@@ -147,6 +147,7 @@ class HostControl:
                 "withdraw while it reigns (rule Q36)"
             )
         team.withdrawn_after = len(part.questions)
+        team.withdrawn_in = part.name
         detail = f"{part.name}, after question {team.withdrawn_after}"
         self.changes.append(Change(seq, "withdrawn", op.team, detail))
 

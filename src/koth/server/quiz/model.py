@@ -56,6 +56,8 @@ class Team:
     recovery_hash: str | None = None
     withdrawn_after: int | None = None
     """questions opened in its part when the team withdrew (rules Q36)"""
+    withdrawn_in: str = ""
+    """the part it withdrew from"""
 
     @property
     def has_device(self) -> bool:
