@@ -301,14 +301,14 @@ def test_reopen_undoes_the_resolution_by_folding_the_log_again(
     assert [c["kind"] for c in after["control"]["changes"]] == ["reopened"]
 
 
-@pytest.mark.parametrize("then", ["open_question", "appeal"])
+@pytest.mark.parametrize("then", ["open_question", "appeal", "break"])
 def test_reopen_is_refused_once_something_depends_on_the_resolution(
     api: QuizApi, then: str
 ) -> None:
     started(api)
     api.play(1, {"A": "Paris", "B": "Rome"}, {"Paris"})
-    if then == "open_question":
-        api.cmd("open_question")
+    if then in ("open_question", "break"):
+        api.cmd(then)
     else:
         api.cmd("appeal", question=1, team="B", correct=True)
     seq = api.judge_view()["seq"]
