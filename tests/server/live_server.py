@@ -16,6 +16,15 @@ import httpx
 from tests.server.limits import GENEROUS_LIMITS
 
 REPO = Path(__file__).resolve().parents[2]
+#: how the browser tests start Debian's Chromium (headless, in a container)
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def free_port() -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends
+from fastapi import Depends, Header
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
@@ -109,6 +109,19 @@ async def get_quiz_token(
     return credentials.credentials if credentials is not None else None
 
 
+async def get_idempotency_key(
+    key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            description="a key the client makes per command (8 to 64 letters, digits or "
+            "-_.:); a retry with the same key is applied once and answered like the first",
+        ),
+    ] = None,
+) -> str | None:
+    return key
+
+
 async def get_base_url(connection: HTTPConnection) -> str:
     """Where links point: the configured public URL or the one the client used."""
     settings: Settings = connection.app.state.settings
@@ -136,5 +149,6 @@ QuizTokenDep = Annotated[str | None, Depends(get_quiz_token)]
 BaseUrlDep = Annotated[str, Depends(get_base_url)]
 HostEventDep = Annotated[LiveEvent, Depends(get_host_event)]
 ClientDep = Annotated[str, Depends(get_client)]
+IdempotencyKeyDep = Annotated[str | None, Depends(get_idempotency_key)]
 RateLimitsDep = Annotated[RateLimits, Depends(get_rate_limits)]
 SocketsDep = Annotated[SocketBudget, Depends(get_sockets)]

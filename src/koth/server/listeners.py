@@ -55,6 +55,13 @@ class Listeners(Generic[K]):
             if not group:
                 del self._groups[listener.key]
 
+    def take(self, key: K) -> list[Listener[K]]:
+        """Remove and return the listeners of audience ``key`` (it no longer exists)."""
+        group = self._groups.pop(key, set())
+        for listener in group:
+            listener.closed = True
+        return list(group)
+
     def audiences(self) -> set[K]:
         """The audiences with at least one listener."""
         return set(self._groups)

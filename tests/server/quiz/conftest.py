@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from koth.server.app import create_app
 from tests.server.conftest import make_settings
-from tests.server.live_server import LiveServer
+from tests.server.live_server import CHROMIUM_ARGS, LiveServer
 from tests.server.quiz.helpers import QuizApi
 
 
@@ -28,6 +29,23 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
 @pytest.fixture
 def api(client: TestClient) -> QuizApi:
     return QuizApi(client)
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Chromium driven by Playwright (skipped where either is missing)."""
+    playwright_sync = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.fixture

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -189,3 +191,23 @@ def values_of(key: str, body: Any) -> list[Any]:
     if isinstance(body, list):
         return [x for v in body for x in values_of(key, v)]
     return []
+
+
+def started(api: QuizApi, teams: tuple[str, ...] = ("A", "B", "C"), **settings: Any) -> QuizApi:
+    """A created event with ``teams`` joined by phone and the game started."""
+    api.create(**{"steps": 6, "hold_moves": 2, "questions": 10, "spurs_per_slope": 0, **settings})
+    for team in teams:
+        api.join(team)
+    api.cmd("start")
+    return api
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    """Where browser tests save screenshots: docs/screenshots/ when KOTH_SCREENSHOTS=1
+    (to refresh the docs' pictures), else a temporary folder."""
+    if os.environ.get("KOTH_SCREENSHOTS") == "1":
+        out = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+    else:
+        out = tmp_path / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    return out

@@ -13,15 +13,7 @@ from fastapi.testclient import TestClient
 from koth.games.quiz.protocol import result_json, score_protocol
 from koth.server.app import create_app
 from tests.server.conftest import make_settings
-from tests.server.quiz.helpers import RIGHT, WRONG, QuizApi, bearer, run_scenario
-
-
-def started(api: QuizApi, teams: tuple[str, ...] = ("A", "B", "C"), **settings: Any) -> QuizApi:
-    api.create(**{"steps": 6, "hold_moves": 2, "questions": 10, "spurs_per_slope": 0, **settings})
-    for team in teams:
-        api.join(team)
-    api.cmd("start")
-    return api
+from tests.server.quiz.helpers import RIGHT, WRONG, QuizApi, bearer, run_scenario, started
 
 
 def error_code(response: Any) -> str:

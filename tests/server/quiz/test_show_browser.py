@@ -18,11 +18,8 @@ import httpx
 import pytest
 
 from tests.server.live_server import LiveServer
-from tests.server.quiz import test_browser as evening
-from tests.server.quiz.helpers import QuizApi
-from tests.server.quiz.test_browser import TIMEOUT_MS, shots_dir
-
-browser = evening.browser  # the same Chromium fixture
+from tests.server.quiz.helpers import QuizApi, shots_dir
+from tests.server.quiz.test_browser import TIMEOUT_MS
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 expect = playwright_sync.expect

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from koth.games.quiz import draw_spurs
+from koth.games.quiz.pack import PackError, parse_pack
 from koth.server.errors import InvalidRequestError, NotFoundError, WrongPhaseError
 from koth.server.quiz import ops
 from koth.server.quiz.model import EventModel
@@ -23,14 +24,20 @@ from koth.server.quiz.schemas import (
     AnswerForTeamCommand,
     AppealCommand,
     ExtendCommand,
+    GroupAppealCommand,
     JudgeCommand,
     LightningCommand,
+    LockJoiningCommand,
+    MergeTeamsCommand,
     NoArguments,
     OnQuestion,
     OpenAnsweringCommand,
     OpenQuestionCommand,
+    PackUpload,
     PartnerCommand,
+    RenameTeamCommand,
     ScreenCommand,
+    TeamCommand,
 )
 
 B = TypeVar("B", bound=BaseModel)
@@ -133,6 +140,62 @@ def answer_for_team(model: EventModel, body: AnswerForTeamCommand, now: float) -
     )
 
 
+# ------------------------------------------------------ the host's control
+def rename_team(_model: EventModel, body: RenameTeamCommand, _now: float) -> ops.Op:
+    return ops.TeamRenamed(team=normal_name(body.team), name=normal_name(body.name))
+
+
+def remove_team(_model: EventModel, body: TeamCommand, _now: float) -> ops.Op:
+    return ops.TeamRemoved(team=normal_name(body.team))
+
+
+def merge_teams(_model: EventModel, body: MergeTeamsCommand, _now: float) -> ops.Op:
+    return ops.TeamsMerged(team=normal_name(body.team), into=normal_name(body.into))
+
+
+def lock_joining(_model: EventModel, body: LockJoiningCommand, _now: float) -> ops.Op:
+    return ops.JoiningLocked(locked=body.locked)
+
+
+def withdraw_team(_model: EventModel, body: TeamCommand, now: float) -> ops.Op:
+    return ops.TeamWithdrawn(team=normal_name(body.team), at=now)
+
+
+def reopen(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
+    number = body.question or model.reopenable()
+    if number is None:
+        raise WrongPhaseError(
+            "only the last resolved question can be re-opened, before the next one is opened"
+        )
+    return ops.QuestionReopened(question=number)
+
+
+def mark_rest_wrong(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
+    """Every answer of the open question not judged yet is judged wrong."""
+    question = _question(model, body)
+    _part, q = model.open_question()
+    unjudged = [t for t, a in q.answers.items() if a.judged is None]
+    if not unjudged:
+        raise InvalidRequestError(f"every answer to question {question} is judged already")
+    return ops.Judged(question=question, teams=unjudged, correct=False)
+
+
+def appeal_group(model: EventModel, body: GroupAppealCommand, now: float) -> ops.Op:
+    """An appeal for every team whose answer to a closed question has the normalised text
+    ``body.key``, and/or the listed teams."""
+    part = model.current_part()
+    if not 1 <= body.question <= len(part.questions):
+        raise WrongPhaseError(f"question {body.question} was not played in {part.name}")
+    answers = part.questions[body.question - 1].answers
+    chosen = [t for t, a in answers.items() if body.key is not None and a.key == body.key]
+    chosen += [t for t in body.teams if t not in chosen]
+    if not chosen:
+        raise NotFoundError(f"no answer to question {body.question} matches")
+    return ops.GroupCorrected(
+        question=body.question, teams=chosen, correct=body.correct, comment=body.comment, at=now
+    )
+
+
 def next_part_op(model: EventModel) -> ops.PartStarted:
     """The op that starts the next part: its teams and their spur cells (set by the host,
     or drawn with the event's secret seed, one stream per part)."""
@@ -163,3 +226,15 @@ def show_screen(model: EventModel, body: ScreenCommand, now: float) -> ops.Op:
     """What the big screen shows for the open question: its text, its answer or the
     mountain."""
     return ops.ScreenShown(question=_question(model, body), show=body.show, at=now)
+
+
+def load_pack(_model: EventModel, body: PackUpload, _now: float) -> ops.Op:
+    """The host's question pack, checked (every problem named with its line and field),
+    replacing one loaded before."""
+    try:
+        pack = parse_pack(body.text, body.form)
+    except PackError as exc:
+        raise InvalidRequestError(
+            "the question pack has errors: " + "; ".join(exc.problems)
+        ) from None
+    return ops.PackLoaded(pack=pack.model_dump(mode="json"))

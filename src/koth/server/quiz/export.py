@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -132,6 +133,7 @@ def results_csv(model: EventModel) -> str:
     each lightning question; every row names its part and the reason the part ended.
     Starts with a byte-order mark so spreadsheets read the Cyrillic right."""
     doc = results_document(model)
+    notes = control_notes(model)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -160,7 +162,9 @@ def results_csv(model: EventModel) -> str:
                             "partner": _yes_no(q.partner),
                             "king": _yes_no(row.king),
                             "void": _yes_no(row.void),
-                            "notes": "; ".join(row.notes),
+                            "notes": "; ".join(
+                                [*row.notes, *notes(part.name, q.question, row.team)]
+                            ),
                             "end_reason": reason,
                         }
                     )
@@ -205,3 +209,28 @@ def _yes_no(value: Any) -> str:
     if value is None:
         return ""
     return "yes" if value else "no"
+
+
+def control_notes(model: EventModel) -> Callable[[str, int, str], list[str]]:
+    """The host's changes as notes of the CSV rows: a renamed team's first row names its
+    old name; every row after a team withdrew says so (rules Q36)."""
+    renamed: dict[str, list[str]] = {}
+    for change in model.changes:
+        if change.kind == "renamed":
+            renamed.setdefault(change.team, []).append(f"renamed from {change.detail}")
+        elif change.kind == "merged":
+            renamed.setdefault(change.team, []).append(f"absorbed team {change.detail}")
+    withdrawn = {
+        (t.withdrawn_in, t.name): t.withdrawn_after
+        for t in model.teams.values()
+        if t.withdrawn_after is not None
+    }
+
+    def notes(part: str, question: int, team: str) -> list[str]:
+        out = list(renamed.get(team, [])) if question == 1 else []
+        after = withdrawn.get((part, team))
+        if after is not None and question > after:
+            out.append(f"withdrawn after question {after} (rules Q36)")
+        return out
+
+    return notes

@@ -205,6 +205,47 @@ EN: dict[str, str] = {
     "season_running": "running",
     "season_no_events": "No events yet.",
     "season_host_link": "Keep this link: it lets you manage the season.",
+    # --- the host's control of the evening (team list, safety nets, connection) ---
+    "offline": "offline",
+    "offline_banner": "No connection to the server: reconnecting…",
+    "error_http": "The server could not do this (HTTP {status}); try again.",
+    "error_network": "No connection to the server: nothing was sent.",
+    "offline_queued": (
+        "No connection to the server: reconnecting… {n} command(s) wait and will be sent in order."
+    ),
+    "declaration_waiting": (
+        "No connection: your declaration will be sent as soon as the connection is back."
+    ),
+    "reopen": "Re-open question {n}",
+    "mark_rest_wrong": "Mark the other {n} wrong",
+    "show_spurs": "Show spurs",
+    "hide_spurs": "Hide spurs",
+    "withdrawn": "withdrawn",
+    "group_appeal": "Appeal for everyone with the same answer:",
+    "new_name": "New name",
+    "team_list": "Team list",
+    "rename": "Rename",
+    "remove": "Remove",
+    "merge_into": "joins",
+    "merge": "Merge",
+    "lock_joining": "Lock joining",
+    "unlock_joining": "Open joining",
+    "joining_locked": "Joining is locked: only the host adds teams.",
+    "joining_open": "Teams may join by phone.",
+    "withdraw": "Withdraw the team",
+    "change_renamed": "{detail} is now called {team}",
+    "change_removed": "{team} removed",
+    "change_merged": "{detail} merged into {team}",
+    "change_joining_locked": "joining locked",
+    "change_joining_opened": "joining opened",
+    "change_withdrawn": "{team} withdrew ({detail})",
+    "change_reopened": "{detail} re-opened",
+    "shortcuts": (
+        "Keyboard: ↑/↓ (J/K) choose an answer group · R right · W wrong · X the rest "
+        "wrong · O open (question, then answering) · L question read · P pause/resume · "
+        "C close answering · S resolve · E re-open"
+    ),
+    "team_withdrawn": "Your team has withdrawn from the game. Its results stay in the standings.",
 }
 
 RU: dict[str, str] = {
@@ -400,6 +441,46 @@ RU: dict[str, str] = {
     "season_running": "идёт",
     "season_no_events": "Игр пока нет.",
     "season_host_link": "Сохраните эту ссылку: с ней вы управляете сезоном.",
+    # --- the host's control of the evening (team list, safety nets, connection) ---
+    "offline": "нет связи",
+    "offline_banner": "Нет связи с сервером: переподключаемся…",
+    "error_http": "Сервер не смог это выполнить (HTTP {status}); попробуйте ещё раз.",
+    "error_network": "Нет связи с сервером: ничего не отправлено.",
+    "offline_queued": (
+        "Нет связи с сервером: переподключаемся… Команд в очереди: {n}, они будут "
+        "отправлены по порядку."
+    ),
+    "declaration_waiting": "Нет связи: заявка будет отправлена, как только связь восстановится.",
+    "reopen": "Переоткрыть вопрос {n}",
+    "mark_rest_wrong": "Остальные ({n}) — неверно",
+    "show_spurs": "Показать уступы",
+    "hide_spurs": "Скрыть уступы",
+    "withdrawn": "выбыла",
+    "group_appeal": "Апелляция для всех с тем же ответом:",
+    "new_name": "Новое название",
+    "team_list": "Список команд",
+    "rename": "Переименовать",
+    "remove": "Удалить",
+    "merge_into": "присоединить к",
+    "merge": "Объединить",
+    "lock_joining": "Закрыть вход",
+    "unlock_joining": "Открыть вход",
+    "joining_locked": "Вход закрыт: команды добавляет только ведущий.",
+    "joining_open": "Команды могут войти с телефона.",
+    "withdraw": "Снять команду с игры",
+    "change_renamed": "{detail} теперь называется {team}",
+    "change_removed": "{team} удалена",
+    "change_merged": "{detail} объединена с {team}",
+    "change_joining_locked": "вход закрыт",
+    "change_joining_opened": "вход открыт",
+    "change_withdrawn": "{team} выбыла ({detail})",
+    "change_reopened": "{detail}: переоткрыт",
+    "shortcuts": (
+        "Клавиши: ↑/↓ (J/K) выбрать группу ответов · R верно · W неверно · X остальные "
+        "неверно · O открыть (вопрос, затем приём ответов) · L вопрос прочитан · P "
+        "пауза/продолжить · C закрыть приём · S подвести итог · E переоткрыть"
+    ),
+    "team_withdrawn": "Ваша команда снята с игры. Её результаты остаются в таблице.",
 }
 
 STRINGS: Final = {"en": EN, "ru": RU}

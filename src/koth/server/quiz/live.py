@@ -75,6 +75,7 @@ class LiveEvent:
         #: one broadcaster per lane: the big screens never wait behind 1,000 phones
         self._broadcasters: dict[str, asyncio.Task[None]] = {}
         self._timer_call: asyncio.TimerHandle | None = None
+        self._sends: set[asyncio.Task[None]] = set()
         #: told (event id, last seq) after every commit: the service announces it
         self.on_commit: Callable[[str, int], None] | None = None
 
@@ -149,7 +150,9 @@ class LiveEvent:
                 continue
             outcome.results.append(seq)
             outcome.entries.append(
-                LogEntry(seq, ops.op_to_json(op), getattr(op, "submission_id", None))
+                LogEntry(
+                    seq, ops.op_to_json(op), getattr(op, "submission_id", None) or op.command_id
+                )
             )
         return outcome
 
@@ -211,6 +214,8 @@ class LiveEvent:
         )
 
     def _mark(self, op: ops.Op) -> None:
+        if isinstance(op, ops.TeamRenamed | ops.TeamRemoved | ops.TeamsMerged):
+            self._moved(team_key(op.team))
         if isinstance(op, ops.Answered):
             self._dirty_add(team_key(op.team), JUDGE, PROJECTOR)
         elif isinstance(op, ops.Declared):
@@ -225,6 +230,19 @@ class LiveEvent:
             self._dirty_add("*")
         if isinstance(op, ops.AnsweringOpened | ops.TimerResumed | ops.TimerExtended):
             self._schedule_time_up()
+
+    def _moved(self, key: str) -> None:
+        """Audience ``key`` is gone (a renamed, removed or merged team): its phones are told
+        to reconnect, and with their token they find their team (or learn it is gone)."""
+
+        async def tell(sink: Sink) -> None:
+            with contextlib.suppress(Exception):  # already gone: nothing to tell
+                await sink.send_text('{"type": "reconnect"}')
+
+        for listener in self._listeners.take(key):
+            task = asyncio.get_running_loop().create_task(tell(listener.sink))
+            self._sends.add(task)
+            task.add_done_callback(self._sends.discard)
 
     def _schedule_time_up(self) -> None:
         # when the time runs out every page must learn that answering closed

@@ -46,7 +46,8 @@ from koth.server.errors import (
     WrongPhaseError,
 )
 from koth.server.quiz import ops
-from koth.server.quiz.names import TEAM_NAME_MAX, name_key, name_problem
+from koth.server.quiz.control import HostControl
+from koth.server.quiz.names import check_team_name, name_key
 from koth.server.quiz.show import check_screen, load_pack
 
 
@@ -55,6 +56,10 @@ class Team:
     name: str
     token_hashes: set[str] = field(default_factory=set)
     recovery_hash: str | None = None
+    withdrawn_after: int | None = None
+    """questions opened in its part when the team withdrew (rules Q36)"""
+    withdrawn_in: str = ""
+    """the part it withdrew from"""
 
     @property
     def has_device(self) -> bool:
@@ -165,7 +170,7 @@ def part_names(settings: ops.EventSettings) -> list[str]:
     return ["game"] if settings.format == "single" else ["semifinal 1", "semifinal 2", "final"]
 
 
-class EventModel:
+class EventModel(HostControl):
     """The whole event; ``seq`` is the number of log rows folded so far."""
 
     def __init__(self, event_id: str) -> None:
@@ -187,6 +192,9 @@ class EventModel:
         #: the op being folded is new (not a stored row replayed): input checks that
         #: were added over time apply to new ops only, so an old log still replays
         self._new = True
+        #: idempotency key of a command -> the log row it made
+        self.commands: dict[str, int] = {}
+        self._init_control()
 
     # ------------------------------------------------------------------ queries
     @property
@@ -252,12 +260,20 @@ class EventModel:
             raise WrongPhaseError(f"log row {seq} follows row {self.seq}")
         if self.settings is None and not isinstance(op, ops.Created):
             raise WrongPhaseError("the first log row must create the event")
+        if op.command_id is not None and op.command_id in self.commands:
+            raise AlreadyAnsweredError(
+                f"command {op.command_id!r} was already applied (log row "
+                f"{self.commands[op.command_id]})"
+            )
         handler = getattr(self, f"_on_{op.kind}")
         self._new = new
         try:
             handler(op, seq)
         finally:
             self._new = True
+        if op.command_id is not None:
+            self.commands[op.command_id] = seq
+        self._remember(op, seq)
         self.seq = seq
 
     def fold(self, rows: Iterable[ops.Op]) -> None:
@@ -295,6 +311,8 @@ class EventModel:
             )
         if existing is None and self.started:
             raise JoinClosedError("the game has started: new teams can no longer join")
+        if self.join_locked and op.token_hash is not None:
+            raise JoinClosedError("the host has locked joining: ask the host to add your team")
         if op.token_hash is not None and op.token_hash in self.by_token:
             raise InvalidRequestError("token already in use")
         team = existing or Team(name)
@@ -481,41 +499,46 @@ class EventModel:
         q.judged_at_close = {t: bool(a.judged) for t, a in q.answers.items()}
 
     def _on_corrected(self, op: ops.Corrected, _seq: int) -> None:
+        self._correct(op.question, [op.team], op.correct, op.comment, op.at)
+
+    def _on_group_corrected(self, op: ops.GroupCorrected, _seq: int) -> None:
+        if not op.teams or len(set(op.teams)) != len(op.teams):
+            raise InvalidRequestError("an appeal for a group names each of its teams once")
+        self._correct(op.question, op.teams, op.correct, op.comment, op.at)
+
+    def _correct(
+        self, question: int, teams: list[str], correct: bool, comment: str, at: float
+    ) -> None:
+        """An appeal for ``teams`` on a closed question: all of it, or (refused) none."""
         part = self.current_part()
-        if len(op.comment) > ops.COMMENT_MAX:
+        if len(comment) > ops.COMMENT_MAX:
             raise InvalidRequestError(f"a comment has at most {ops.COMMENT_MAX} characters")
-        if (
-            not 1 <= op.question <= len(part.questions)
-            or not part.questions[op.question - 1].resolved
-        ):
+        if not 1 <= question <= len(part.questions) or not part.questions[question - 1].resolved:
             raise WrongPhaseError(
-                f"question {op.question} is not a closed question of {part.name}; "
+                f"question {question} is not a closed question of {part.name}; "
                 "while a question is open, judge it again instead"
             )
-        q = part.questions[op.question - 1]
-        answer = q.answers.get(op.team)
-        if answer is None:
-            raise NotFoundError(f"team {op.team} gave no answer to question {op.question}")
-        before = {(d.question, d.team, d.text) for d in situation(part.state).downgraded}
-        state = _engine(part.state, [JudgementCorrected(op.question, op.team, op.correct)])
-        after = situation(state).downgraded
+        q = part.questions[question - 1]
+        missing = [t for t in teams if t not in q.answers]
+        if missing:
+            raise NotFoundError(f"team {missing[0]} gave no answer to question {question}")
+        state = part.state
+        appeals: list[Appeal] = []
+        for team in teams:
+            before = {(d.question, d.team, d.text) for d in situation(state).downgraded}
+            state = _engine(state, [JudgementCorrected(question, team, correct)])
+            after = situation(state).downgraded
+            downgraded = [
+                f"question {d.question}, {d.team}: {d.text}"
+                for d in after
+                if (d.question, d.team, d.text) not in before
+            ]
+            after_question = len(part.questions)
+            appeals.append(Appeal(question, team, correct, comment, at, after_question, downgraded))
         part.state = state
-        answer.judged = op.correct
-        part.appeals.append(
-            Appeal(
-                op.question,
-                op.team,
-                op.correct,
-                op.comment,
-                op.at,
-                after_question=len(part.questions),
-                downgraded=[
-                    f"question {d.question}, {d.team}: {d.text}"
-                    for d in after
-                    if (d.question, d.team, d.text) not in before
-                ],
-            )
-        )
+        for team in teams:
+            q.answers[team].judged = correct
+        part.appeals.extend(appeals)
 
     def _on_break(self, _op: ops.BreakTaken, _seq: int) -> None:
         part = self.current_part()
@@ -552,10 +575,11 @@ class EventModel:
             raise WrongPhaseError(f"the open question is question {q.number}, not {number}")
         return part, q
 
-    @staticmethod
-    def _plays(part: Part, team: str) -> None:
+    def _plays(self, part: Part, team: str) -> None:
         if team not in part.state.index:
             raise WrongPhaseError(f"team {team} does not play in {part.name}")
+        if self.withdrawn(team):
+            raise WrongPhaseError(f"team {team} has withdrawn: it declares and answers nothing")
 
 
 def _engine(state: QuizState, events: Iterable[QuizEvent]) -> QuizState:
@@ -613,13 +637,3 @@ def check_settings(settings: ops.EventSettings, *, new: bool = True) -> None:
                 f"spurs_per_slope: {settings.spurs_per_slope} spur cells cannot be drawn on a "
                 f"slope of {settings.steps} steps ({exc})"
             ) from None
-
-
-def check_team_name(name: str, *, new: bool = True) -> None:
-    """Refuse a name that is not stored normalised, or (for new names) that
-    :func:`~koth.server.quiz.names.name_problem` refuses."""
-    problem = name_problem(name) if new else None
-    if problem is None and (not name or name != ops.clean_name(name) or len(name) > TEAM_NAME_MAX):
-        problem = f"a team name has 1 to {TEAM_NAME_MAX} characters without surrounding spaces"
-    if problem is not None:
-        raise InvalidRequestError(problem)

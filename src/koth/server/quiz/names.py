@@ -14,6 +14,8 @@ from functools import lru_cache
 
 from confusable_homoglyphs import confusables
 
+from koth.server.errors import InvalidRequestError
+
 TEAM_NAME_MAX = 40
 #: Unicode categories that never show: control, format (bidi overrides, zero-width
 #: joiners...), surrogates, private use and unassigned code points
@@ -53,3 +55,15 @@ def name_key(name: str) -> str:
     """What two names that count as the same team share: case folded, and each letter
     that looks like a Latin one read as that letter."""
     return "".join(_latin_look_alike(c) for c in unicodedata.normalize("NFKC", name).casefold())
+
+
+def check_team_name(name: str, *, new: bool = True) -> None:
+    """Refuse a name that is not stored normalised, or (for new names) that
+    :func:`~koth.server.quiz.names.name_problem` refuses."""
+    problem = name_problem(name) if new else None
+    if problem is None and (
+        not name or name != " ".join(name.split()) or len(name) > TEAM_NAME_MAX
+    ):
+        problem = f"a team name has 1 to {TEAM_NAME_MAX} characters without surrounding spaces"
+    if problem is not None:
+        raise InvalidRequestError(problem)

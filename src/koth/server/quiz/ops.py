@@ -51,10 +51,19 @@ class EventSettings(BaseModel):
     phones_show_question: bool = Field(
         False, description="team phones show the question's text once the host shows it"
     )
+    withdrawn_king: Literal["stays", "refused"] = Field(
+        "stays",
+        description="a King that withdraws stays on the Peak answering nothing (rules "
+        "Q36), or (refused) the King cannot withdraw while it reigns",
+    )
 
 
 class _Op(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    command_id: str | None = None
+    """the idempotency key of the request that made the op: a retry of the same request
+    (a console that lost its connection resends what it queued) is applied once"""
 
 
 class Created(_Op):
@@ -211,6 +220,74 @@ class ScreenShown(_TimedOp):
     show: Screen
 
 
+# ------------------------------------------------------ the host's control
+class TeamRenamed(_Op):
+    """The host renames a team (before or after the start): the event is folded again
+    with the new name, so every earlier row reads as if the team had always had it."""
+
+    kind: Literal["team_renamed"] = "team_renamed"
+    team: str
+    name: str
+
+
+class TeamRemoved(_Op):
+    """Before the start: the host removes a team (its phones lose their access)."""
+
+    kind: Literal["team_removed"] = "team_removed"
+    team: str
+
+
+class TeamsMerged(_Op):
+    """Before the start: team ``into`` absorbs team ``team`` (its phones and tokens)."""
+
+    kind: Literal["teams_merged"] = "teams_merged"
+    team: str
+    into: str
+
+
+class JoiningLocked(_Op):
+    """Before the start: phones may (not) join; the host can still add teams."""
+
+    kind: Literal["joining_locked"] = "joining_locked"
+    locked: bool
+
+
+class TeamWithdrawn(_Op):
+    """After the start: the team leaves the game (rules Q36) and stays in the results."""
+
+    kind: Literal["team_withdrawn"] = "team_withdrawn"
+    team: str
+    at: float
+
+
+class QuestionReopened(_QuestionOp):
+    """The last resolved question is open again (until the next one is opened): the
+    event is folded again without its resolution."""
+
+    kind: Literal["question_reopened"] = "question_reopened"
+
+
+class GroupCorrected(_TimedOp):
+    """One appeal for several teams of a closed question (an answer group)."""
+
+    kind: Literal["group_corrected"] = "group_corrected"
+    teams: list[str]
+    correct: bool
+    comment: str = ""
+
+
+#: the ops the host's control added (the fold replays them like any other)
+CONTROL_OPS = (
+    TeamRenamed,
+    TeamRemoved,
+    TeamsMerged,
+    JoiningLocked,
+    TeamWithdrawn,
+    QuestionReopened,
+    GroupCorrected,
+)
+
+
 Op = Annotated[
     Created
     | TeamJoined
@@ -233,7 +310,14 @@ Op = Annotated[
     | Lightning
     | PackLoaded
     | PictureStored
-    | ScreenShown,
+    | ScreenShown
+    | TeamRenamed
+    | TeamRemoved
+    | TeamsMerged
+    | JoiningLocked
+    | TeamWithdrawn
+    | QuestionReopened
+    | GroupCorrected,
     Field(discriminator="kind"),
 ]
 
@@ -242,6 +326,8 @@ _OP: TypeAdapter[Op] = TypeAdapter(Op)
 
 def op_to_json(op: Op) -> dict[str, Any]:
     out: dict[str, Any] = op.model_dump(mode="json")
+    if out.get("command_id") is None:
+        out.pop("command_id", None)  # rows written before commands had keys look the same
     return out
 
 
@@ -262,3 +348,31 @@ def normalise_answer(text: str) -> str:
 def clean_name(name: str) -> str:
     """A team name with spacing tidied (names are compared after this)."""
     return " ".join(name.split())
+
+
+#: op fields (and settings fields) that hold team names
+_NAME_FIELDS = ("team", "into")
+_NAME_LISTS = ("teams", "right")
+
+
+def with_team_renamed(op: Op, old: str, new: str) -> Op:
+    """``op`` as if team ``old`` had always been called ``new``."""
+
+    def swap(name: Any) -> Any:
+        return new if isinstance(name, str) and clean_name(name) == old else name
+
+    def rename(data: dict[str, Any]) -> None:
+        for key in _NAME_FIELDS:
+            if key in data:
+                data[key] = swap(data[key])
+        for key in _NAME_LISTS:
+            if isinstance(data.get(key), list):
+                data[key] = [swap(t) for t in data[key]]
+        if isinstance(data.get("spurs"), dict):
+            data["spurs"] = {swap(t): cells for t, cells in data["spurs"].items()}
+
+    data = op.model_dump(mode="json")
+    rename(data)
+    if isinstance(data.get("settings"), dict):
+        rename(data["settings"])
+    return op_from_json(data)

@@ -16,6 +16,7 @@ from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
     HostEventDep,
+    IdempotencyKeyDep,
     QuizDep,
     QuizTokenDep,
     RateLimitsDep,
@@ -48,10 +49,13 @@ from koth.server.quiz.schemas import (
     CredentialsResponse,
     DeclarationRequest,
     ExtendCommand,
+    GroupAppealCommand,
     JoinRequest,
     JudgeCommand,
     JudgeMessage,
     LightningCommand,
+    LockJoiningCommand,
+    MergeTeamsCommand,
     NoArguments,
     OnQuestion,
     OpenAnsweringCommand,
@@ -63,8 +67,10 @@ from koth.server.quiz.schemas import (
     ProtocolDocument,
     QuizHello,
     RecoverRequest,
+    RenameTeamCommand,
     ResultsDocument,
     ScreenCommand,
+    TeamCommand,
     TeamMessage,
 )
 from koth.server.ratelimit import Action
@@ -163,9 +169,13 @@ async def team_view(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> TeamMe
     responses=error_responses(*WRITE_ERRORS, InvalidRequestError),
 )
 async def declare(
-    event_id: str, body: DeclarationRequest, quiz: QuizDep, token: QuizTokenDep
+    event_id: str,
+    body: DeclarationRequest,
+    quiz: QuizDep,
+    token: QuizTokenDep,
+    key: IdempotencyKeyDep,
 ) -> TeamMessage:
-    return await quiz.declare(event_id, token, body.question, body.declaration)
+    return await quiz.declare(event_id, token, body.question, body.declaration, key)
 
 
 @router.post(
@@ -206,110 +216,195 @@ async def judge_view(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> Judge
 # One route per judge console command, each with its own body; each answers with the
 # judge's picture and the log row the command made (``applied_seq``).
 @judge.post("/add_team", summary="Add a team that plays without a phone")
-async def add_team(live: HostEventDep, body: AddTeamCommand, quiz: QuizDep) -> JudgeMessage:
-    return await quiz.run_command(live, commands.add_team, body)
+async def add_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: AddTeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.add_team, body, key)
 
 
 @judge.post("/start", summary="Start the next part (the game, a semifinal or the final)")
-async def start(live: HostEventDep, quiz: QuizDep, body: NoArguments | None = None) -> JudgeMessage:
-    return await quiz.run_command(live, commands.start, body or NoArguments())
+async def start(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: NoArguments | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.start, body or NoArguments(), key)
 
 
 @judge.post("/break", summary="Take a break after the last question")
 async def take_break(
-    live: HostEventDep, quiz: QuizDep, body: NoArguments | None = None
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: NoArguments | None = None
 ) -> JudgeMessage:
-    return await quiz.run_command(live, commands.take_break, body or NoArguments())
+    return await quiz.run_command(live, commands.take_break, body or NoArguments(), key)
 
 
 @judge.post("/lightning", summary="Record a lightning question that settles a tie")
-async def lightning(live: HostEventDep, body: LightningCommand, quiz: QuizDep) -> JudgeMessage:
-    return await quiz.run_command(live, commands.lightning, body)
+async def lightning(
+    live: HostEventDep, key: IdempotencyKeyDep, body: LightningCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.lightning, body, key)
 
 
 @judge.post("/open_question", summary="Open the next question: declarations may be made")
 async def open_question(
-    live: HostEventDep, quiz: QuizDep, body: OpenQuestionCommand | None = None
+    live: HostEventDep,
+    key: IdempotencyKeyDep,
+    quiz: QuizDep,
+    body: OpenQuestionCommand | None = None,
 ) -> JudgeMessage:
     command_body = body or OpenQuestionCommand()
-    return await quiz.run_command(live, commands.open_question, command_body)
+    return await quiz.run_command(live, commands.open_question, command_body, key)
 
 
 @judge.post("/lock", summary="Lock declarations: the question is being read")
-async def lock(live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None) -> JudgeMessage:
-    return await quiz.run_command(live, commands.lock, body or OnQuestion())
+async def lock(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.lock, body or OnQuestion(), key)
 
 
 @judge.post("/open_answering", summary="Start the answering time")
 async def open_answering(
-    live: HostEventDep, quiz: QuizDep, body: OpenAnsweringCommand | None = None
+    live: HostEventDep,
+    key: IdempotencyKeyDep,
+    quiz: QuizDep,
+    body: OpenAnsweringCommand | None = None,
 ) -> JudgeMessage:
     command_body = body or OpenAnsweringCommand()
-    return await quiz.run_command(live, commands.open_answering, command_body)
+    return await quiz.run_command(live, commands.open_answering, command_body, key)
 
 
 @judge.post("/pause", summary="Pause the answering time")
-async def pause(live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None) -> JudgeMessage:
-    return await quiz.run_command(live, commands.pause, body or OnQuestion())
+async def pause(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.pause, body or OnQuestion(), key)
 
 
 @judge.post("/resume", summary="Resume the answering time")
-async def resume(live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None) -> JudgeMessage:
-    return await quiz.run_command(live, commands.resume, body or OnQuestion())
+async def resume(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.resume, body or OnQuestion(), key)
 
 
 @judge.post("/extend", summary="Give more answering time")
-async def extend(live: HostEventDep, body: ExtendCommand, quiz: QuizDep) -> JudgeMessage:
-    return await quiz.run_command(live, commands.extend, body)
+async def extend(
+    live: HostEventDep, key: IdempotencyKeyDep, body: ExtendCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.extend, body, key)
 
 
 @judge.post("/close_answering", summary="Close answering now")
 async def close_answering(
-    live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
 ) -> JudgeMessage:
-    return await quiz.run_command(live, commands.close_answering, body or OnQuestion())
+    return await quiz.run_command(live, commands.close_answering, body or OnQuestion(), key)
 
 
 @judge.post("/judge", summary="Judge a group of answers (by normalised text and/or teams)")
-async def judge_answers(live: HostEventDep, body: JudgeCommand, quiz: QuizDep) -> JudgeMessage:
-    return await quiz.run_command(live, commands.judge, body)
+async def judge_answers(
+    live: HostEventDep, key: IdempotencyKeyDep, body: JudgeCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.judge, body, key)
 
 
 @judge.post("/partner", summary="Mark (or unmark) the open question as a partner question")
 async def partner(
-    live: HostEventDep, quiz: QuizDep, body: PartnerCommand | None = None
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: PartnerCommand | None = None
 ) -> JudgeMessage:
-    return await quiz.run_command(live, commands.partner, body or PartnerCommand())
+    return await quiz.run_command(live, commands.partner, body or PartnerCommand(), key)
 
 
 @judge.post("/resolve", summary="Close the question: the moves are computed")
 async def resolve(
-    live: HostEventDep, quiz: QuizDep, body: OnQuestion | None = None
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
 ) -> JudgeMessage:
-    return await quiz.run_command(live, commands.resolve, body or OnQuestion())
+    return await quiz.run_command(live, commands.resolve, body or OnQuestion(), key)
 
 
 @judge.post("/appeal", summary="Correct the judgement of a closed question")
-async def appeal(live: HostEventDep, body: AppealCommand, quiz: QuizDep) -> JudgeMessage:
-    return await quiz.run_command(live, commands.appeal, body)
+async def appeal(
+    live: HostEventDep, key: IdempotencyKeyDep, body: AppealCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.appeal, body, key)
 
 
 @judge.post("/answer_for_team", summary="Type in a team's answer (given on paper or aloud)")
 async def answer_for_team(
-    live: HostEventDep, body: AnswerForTeamCommand, quiz: QuizDep
+    live: HostEventDep, key: IdempotencyKeyDep, body: AnswerForTeamCommand, quiz: QuizDep
 ) -> JudgeMessage:
-    return await quiz.run_command(live, commands.answer_for_team, body)
+    return await quiz.run_command(live, commands.answer_for_team, body, key)
+
+
+# The host's control: the team list, re-opening, the safety nets of judging.
+@judge.post("/rename_team", summary="Rename a team (before or after the start)")
+async def rename_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: RenameTeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.rename_team, body, key)
+
+
+@judge.post("/remove_team", summary="Before the start: remove a team")
+async def remove_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: TeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.remove_team, body, key)
+
+
+@judge.post("/merge_teams", summary="Before the start: one team absorbs another's phones")
+async def merge_teams(
+    live: HostEventDep, key: IdempotencyKeyDep, body: MergeTeamsCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.merge_teams, body, key)
+
+
+@judge.post("/lock_joining", summary="Before the start: lock (or unlock) joining by phone")
+async def lock_joining(
+    live: HostEventDep, key: IdempotencyKeyDep, body: LockJoiningCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.lock_joining, body, key)
+
+
+@judge.post("/withdraw_team", summary="After the start: a team withdraws (rules Q36)")
+async def withdraw_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: TeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.withdraw_team, body, key)
+
+
+@judge.post("/reopen", summary="Re-open the last resolved question (until the next is opened)")
+async def reopen(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.reopen, body or OnQuestion(), key)
+
+
+@judge.post("/mark_rest_wrong", summary="Judge every answer not judged yet wrong")
+async def mark_rest_wrong(
+    live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.mark_rest_wrong, body or OnQuestion(), key)
+
+
+@judge.post("/appeal_group", summary="One appeal for a whole answer group of a closed question")
+async def appeal_group(
+    live: HostEventDep, key: IdempotencyKeyDep, body: GroupAppealCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.appeal_group, body, key)
 
 
 # -------------------------------------------------------------- the show
 @judge.post("/pack", summary="Load a question pack (CSV, JSON or YAML text)")
-async def load_pack(live: HostEventDep, body: PackUpload, quiz: QuizDep) -> JudgeMessage:
-    return await quiz.load_pack(live, body)
+async def load_pack(
+    live: HostEventDep, key: IdempotencyKeyDep, body: PackUpload, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.load_pack, body, key)
 
 
 @judge.post("/screen", summary="Show the open question, its answer, or the mountain")
-async def show_screen(live: HostEventDep, body: ScreenCommand, quiz: QuizDep) -> JudgeMessage:
-    return await quiz.run_command(live, commands.show_screen, body)
+async def show_screen(
+    live: HostEventDep, key: IdempotencyKeyDep, body: ScreenCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.show_screen, body, key)
 
 
 router.include_router(judge)

@@ -117,6 +117,36 @@ class LightningCommand(_Body):
     right: list[str] = Field(default_factory=list, max_length=10_000)
 
 
+# ---------------------------------------------- the host's control (commands)
+class TeamCommand(_Body):
+    team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
+
+
+class RenameTeamCommand(TeamCommand):
+    name: str = Field(min_length=1, max_length=TEAM_NAME_MAX, description="the new name")
+
+
+class MergeTeamsCommand(TeamCommand):
+    into: str = Field(
+        min_length=1, max_length=TEAM_NAME_MAX, description="the team that absorbs ``team``"
+    )
+
+
+class LockJoiningCommand(_Body):
+    locked: bool = True
+
+
+class GroupAppealCommand(_Body):
+    """An appeal for a whole answer group of a closed question (its normalised text)
+    and/or the listed teams."""
+
+    question: int = Field(ge=1)
+    key: str | None = Field(default=None, max_length=400, description="a group's normalised text")
+    teams: list[str] = Field(default_factory=list, max_length=10_000)
+    correct: bool
+    comment: str = Field("", max_length=COMMENT_MAX)
+
+
 class AnswerForTeamCommand(OnQuestion):
     team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
     text: str = Field(min_length=1, max_length=ANSWER_MAX)
@@ -286,6 +316,7 @@ class TeamMessage(_StateMessage):
     question_text: str | None = Field(
         default=None, description="the open question's text once shown (a host setting)"
     )
+    withdrawn: bool = Field(default=False, description="the team withdrew (rules Q36)")
 
 
 class ProjectorMessage(_StateMessage):
@@ -314,9 +345,27 @@ class ProjectorMessage(_StateMessage):
     )
 
 
+class ChangeInfo(BaseModel):
+    """A change the host made to the team list, or a re-opened question."""
+
+    seq: int
+    kind: str = Field(
+        description="renamed, removed, merged, joining_locked, joining_opened, withdrawn, reopened"
+    )
+    team: str = Field(description="the team (its new name, the one that absorbed the other)")
+    detail: str = Field(description="the old name, the absorbed team, when it withdrew...")
+
+
+class HostControlInfo(BaseModel):
+    joining_locked: bool
+    reopenable: int | None = Field(description="the question Re-open would open again")
+    changes: list[ChangeInfo]
+
+
 class JudgeTeam(BaseModel):
     name: str
     device: bool = Field(description="the team joined on a phone")
+    withdrawn: bool = Field(default=False, description="the team withdrew (rules Q36)")
 
 
 class NextPart(BaseModel):
@@ -393,6 +442,10 @@ class JudgeMessage(_StateMessage):
     expected: ExpectedAnswer | None = Field(
         default=None, description="the open question as the pack has it"
     )
+    duplicate: bool = Field(
+        default=False, description="commands: a retry of a command already applied (same key)"
+    )
+    control: HostControlInfo | None = None
 
 
 # ------------------------------------------------------------------- results
@@ -414,6 +467,9 @@ class ResultsDocument(BaseModel):
     finished: bool
     settings: EventSettings
     parts: list[PartResults]
+    changes: list[ChangeInfo] = Field(
+        default_factory=list, description="the host's changes to the team list, in order"
+    )
 
 
 # ------------------------------------------------------------------ the show

@@ -19,7 +19,7 @@ import segno
 from pydantic import ValidationError
 from sqlalchemy import Engine
 
-from koth.games.quiz.pack import PackError, PackQuestion, check_picture, parse_pack
+from koth.games.quiz.pack import PackQuestion, check_picture
 from koth.server import security
 from koth.server.broker import Broker
 from koth.server.errors import (
@@ -45,7 +45,6 @@ from koth.server.quiz.schemas import (
     CredentialsResponse,
     EventLinks,
     JudgeMessage,
-    PackUpload,
     PictureStoredResponse,
     ProjectorMessage,
     ProtocolDocument,
@@ -268,11 +267,25 @@ class QuizService:
         return message
 
     async def declare(
-        self, event_id: str, token: str | None, question: int, declaration: ops.Declaration
+        self,
+        event_id: str,
+        token: str | None,
+        question: int,
+        declaration: ops.Declaration,
+        key: str | None = None,
     ) -> TeamMessage:
+        """A team's declaration; sent again with the same idempotency ``key`` it is
+        applied once."""
         live = await self.live(event_id)
         team = self.team_of(live, token)
-        await live.submit(ops.Declared(question=question, team=team, declaration=declaration))
+        _check_key(key)
+        if key is None or key not in live.model.commands:
+            op = ops.Declared(question=question, team=team, declaration=declaration)
+            try:
+                await live.submit(_keyed(op, key))
+            except AlreadyAnsweredError:
+                if key is None or key not in live.model.commands:
+                    raise
         return await self.team_view(event_id, token)
 
     async def team_answer(
@@ -359,31 +372,32 @@ class QuizService:
         self.check_host(live, token)
         return live
 
-    async def run_command(self, live: LiveEvent, command: Command[B], body: B) -> JudgeMessage:
+    async def run_command(
+        self, live: LiveEvent, command: Command[B], body: B, key: str | None = None
+    ) -> JudgeMessage:
         """Run a judge console command (the host token is checked: ``host_event``); the
-        answer is the judge's picture with the log row the command made."""
+        answer is the judge's picture with the log row the command made. A command sent
+        again with the same idempotency ``key`` is applied once: the retry is answered
+        with the row the first one made (``duplicate``)."""
+        _check_key(key)
         async with live.lock:
-            op = command(live.model, body, time.time())
-        seq = await live.submit(op)
+            seq = live.model.commands.get(key) if key is not None else None
+            op = command(live.model, body, time.time()) if seq is None else None
+        if op is not None:
+            op = _keyed(op, key)
+            try:
+                seq = await live.submit(op)
+            except AlreadyAnsweredError:
+                seq = live.model.commands.get(key) if key is not None else None
+                if seq is None:
+                    raise
+                op = None  # the same retry was in the same batch
         message = await self._judge_message(live)
         message.applied_seq = seq
+        message.duplicate = op is None
         return message
 
     # ---------------------------------------------------------------- the show
-    async def load_pack(self, live: LiveEvent, body: PackUpload) -> JudgeMessage:
-        """Check the host's question pack and store it with the event (replacing one
-        loaded before); every problem is named with its line and field."""
-        try:
-            pack = parse_pack(body.text, body.form)
-        except PackError as exc:
-            raise InvalidRequestError(
-                "the question pack has errors: " + "; ".join(exc.problems)
-            ) from None
-        seq = await live.submit(ops.PackLoaded(pack=pack.model_dump(mode="json")))
-        message = await self._judge_message(live)
-        message.applied_seq = seq
-        return message
-
     async def store_picture(self, live: LiveEvent, name: str, data: bytes) -> PictureStoredResponse:
         """Store a picture of the pack (a PNG, JPEG, WebP or GIF by its first bytes, at
         most ``max_picture_bytes``); a picture of the same name is replaced."""
@@ -470,6 +484,21 @@ class QuizService:
             live.unsubscribe(listener)
             raise
         return live, listener, first
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and not SUBMISSION_ID.match(key):
+        raise InvalidRequestError("an Idempotency-Key has 8 to 64 letters, digits or -_.:")
+
+
+def _keyed(op: ops.Op, key: str | None) -> ops.Op:
+    """``op`` carrying the idempotency key of its request (an answer typed in by the
+    judge takes it as its submission id too)."""
+    if key is None:
+        return op
+    if isinstance(op, ops.Answered):
+        return op.model_copy(update={"command_id": key, "submission_id": key})
+    return op.model_copy(update={"command_id": key})
 
 
 def _credentials(event_id: str, team: str, token: str, recovery: str) -> CredentialsResponse:

@@ -22,8 +22,10 @@ from koth.server.quiz.schemas import (
     AnswerGroup,
     AnswerStatus,
     AppealInfo,
+    ChangeInfo,
     ClosedQuestion,
     EventInfo,
+    HostControlInfo,
     JudgeMessage,
     JudgeTeam,
     LastMove,
@@ -204,7 +206,9 @@ def team_message(model: EventModel, team: str, now: float) -> TeamMessage:
     Built for every team after each change (1,000 of them at a big evening), so the
     parts every team shares are built once and shared."""
     part = model.part
-    out = TeamMessage(team=team, me=TeamSelf(), **_base(model, now))
+    out = TeamMessage(
+        team=team, me=TeamSelf(), withdrawn=model.withdrawn(team), **_base(model, now)
+    )
     if part is None:
         out.teams_joined = len(model.teams)
         return out
@@ -273,9 +277,13 @@ def judge_message(model: EventModel, now: float, join_code: str | None = None) -
     can_start = nxt is not None and (part is None or part.settled)
     out = JudgeMessage(
         settings=model.config,
-        teams=[JudgeTeam(name=t.name, device=t.has_device) for t in model.teams.values()],
+        teams=[
+            JudgeTeam(name=t.name, device=t.has_device, withdrawn=t.withdrawn_after is not None)
+            for t in model.teams.values()
+        ],
         next_part=NextPart(name=nxt[0], teams=nxt[1]) if nxt and can_start else None,
         join_code=join_code,
+        control=control_info(model),
         **_base(model, now),
     )
     if part is None:
@@ -286,6 +294,8 @@ def judge_message(model: EventModel, now: float, join_code: str | None = None) -
     q = part.open_question
     if q is not None:
         out.open = _open_question_detail(part, q)
+        # a withdrawn team answers nothing: nobody waits for it (rules Q36)
+        out.open.missing = [t for t in out.open.missing if not model.withdrawn(t)]
     out.closed = _memo(part, "closed", lambda: _closed(part))
     out.appeals = _appeals(part, placed=False)
     out.lightning = _lightning(part)
@@ -387,4 +397,18 @@ def results_document(model: EventModel) -> ResultsDocument:
         # the seed would let anyone recompute drawn spur cells: it never leaves the host
         settings=settings.model_copy(update={"spur_seed": None}),
         parts=parts,
+        changes=change_infos(model),
     )
+
+
+# ------------------------------------------------------- the host's control
+def control_info(model: EventModel) -> HostControlInfo:
+    return HostControlInfo(
+        joining_locked=model.join_locked,
+        reopenable=model.reopenable(),
+        changes=change_infos(model),
+    )
+
+
+def change_infos(model: EventModel) -> list[ChangeInfo]:
+    return [ChangeInfo(seq=c.seq, kind=c.kind, team=c.team, detail=c.detail) for c in model.changes]

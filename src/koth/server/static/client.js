@@ -75,6 +75,7 @@ class Table {
     this.ui = {}; // renderer scratch space that survives re-renders (a selected unit...)
     window.addEventListener("hashchange", () => location.reload());
     window.addEventListener("online", () => this.reconnectSoon(0));
+    window.addEventListener("offline", () => this.setConnection("offline", "offline"));
   }
 
   headers() {
@@ -87,15 +88,25 @@ class Table {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.gameId}/ws`);
     this.socket = socket;
-    this.setConnection("connecting…", "connecting");
+    const conn = document.getElementById("conn");
+    if (!conn || conn.dataset.state !== "offline") this.setConnection("connecting…", "connecting");
     socket.onopen = () => {
       socket.send(JSON.stringify({ type: "hello", token: this.credentials.token }));
     };
+    this.liveness = new Liveness(socket, () => {
+      // silent too long: this socket is dead even if the browser has not noticed
+      this.socket = null;
+      socket.close();
+      this.reconnectSoon();
+    });
     socket.onmessage = (event) => {
+      this.liveness.beat();
       const data = JSON.parse(event.data);
       if (data.type === "state") {
         this.attempt = 0;
         this.setConnection("live", "live");
+        if (this.sendFailed) this.showError(""); // the failure was the connection: it is back
+        this.sendFailed = false;
         this.receive(data);
       } else if (data.type === "error") {
         this.fatal = data.error;
@@ -110,17 +121,13 @@ class Table {
       }
       this.reconnectSoon();
     };
-    clearInterval(this.pinger);
-    this.pinger = setInterval(() => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-    }, 25000);
   }
 
   reconnectSoon(delay) {
     // exponential backoff with jitter: 0.5 s, 1 s, 2 s ... at most 10 s
     const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
     this.attempt += 1;
-    this.setConnection(`reconnecting in ${Math.round(wait / 100) / 10} s…`, "reconnecting");
+    this.setConnection(`offline: reconnecting in ${Math.round(wait / 100) / 10} s…`, "offline");
     clearTimeout(this.retry);
     this.retry = setTimeout(() => this.connect(), wait);
   }
@@ -131,6 +138,8 @@ class Table {
       conn.textContent = text;
       conn.dataset.state = state;
     }
+    if (state === "live") Liveness.banner(null);
+    else if (state === "offline") Liveness.banner("No connection to the server: reconnecting…");
   }
 
   receive(msg) {
@@ -160,11 +169,12 @@ class Table {
         this.ui = {};
         this.receive(data);
       } else {
-        this.showError(data.error ? data.error.message : `error ${response.status}`);
+        this.showError(data.error ? data.error.message : `the server refused (HTTP ${response.status})`);
         if (response.status === 409) await this.refresh();
       }
     } catch (error) {
-      this.showError(`could not send the action (${error}); retrying the connection`);
+      this.sendFailed = true;
+      this.showError("Your move did not reach the server (no connection); make it again once the page is live.");
       this.reconnectSoon(0);
     } finally {
       this.busy = false;
@@ -260,7 +270,7 @@ KOTH.startReplay = async function (root) {
   const data = await response.json();
   const status = document.getElementById("status");
   if (!response.ok) {
-    status.textContent = data.error ? data.error.message : `error ${response.status}`;
+    status.textContent = data.error ? data.error.message : `the server refused (HTTP ${response.status})`;
     return;
   }
   document.getElementById("record-link").classList.toggle("hidden", !data.finished);

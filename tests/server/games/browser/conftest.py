@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.live_server import LiveServer
+from tests.server.live_server import CHROMIUM_ARGS, LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Every run takes the screenshots; they replace the README's copies in docs/screenshots
@@ -47,14 +47,7 @@ def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
+            args=CHROMIUM_ARGS,
         )
         try:
             yield chromium

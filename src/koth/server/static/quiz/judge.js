@@ -12,12 +12,20 @@
   const token = Q.store.get(hostKey);
   const error = document.getElementById("error");
   let msg = null;
-  // Commands go out one at a time, in the order they were given: a click made while an
-  // earlier command is still on its way waits for it instead of being dropped (the
-  // live state can show the earlier command's result before its own reply arrives).
-  let queue = Promise.resolve();
-  let pending = 0;
-
+  // Commands go out one at a time, in the order they were given, each with its own
+  // idempotency key: a click made while an earlier command is on its way waits for it,
+  // and a command that cannot reach the server (no connection, server restarting) stays
+  // queued, kept in this browser, and is sent again with the same key once the page is
+  // live; the server applies a key once, so nothing is lost and nothing applied twice.
+  const outboxKey = `koth.quiz.outbox.${eventId}`;
+  const outbox = Q.store.get(outboxKey) || [];
+  const waiters = new Map(); // key -> resolve(applied)
+  let pumping = false;
+  let live = null;
+  // spur cells stay hidden until the host shows them, after every reload, so a laptop
+  // mirrored to the projector does not give them away
+  let spursShown = false;
+  let focusedGroup = 0; // the answer group the R/W keys judge
   const showError = (text) => {
     error.textContent = text || "";
     error.classList.toggle("hidden", !text);
@@ -26,27 +34,52 @@
     Q.downloadLink(document.getElementById(id), `/api/quiz/events/${eventId}/${path}`, token, showError);
   }
 
+  /* resolves true once the server applied the command, false if it refused it */
   function command(name, body) {
-    pending += 1;
-    document.body.classList.add("busy");
-    queue = queue.then(() => send(name, body)).catch((e) => showError(String(e))).finally(() => {
-      pending -= 1;
-      if (!pending) document.body.classList.remove("busy");
-    });
-    return queue;
+    const key = Q.newId();
+    outbox.push({ name, body: body || {}, key });
+    Q.store.set(outboxKey, outbox);
+    if (live) live.setQueued(outbox.length);
+    const applied = new Promise((resolve) => waiters.set(key, resolve));
+    pump();
+    return applied;
   }
 
-  /* true once the server applied the command */
-  async function send(name, body) {
-    showError("");
-    const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${name}`, body || {}, token);
-    if (!response.ok) {
-      showError(Q.errorText(response.data, response.status, ["not_found"]));
-      return false;
+  const RETRY = [0, 502, 503, 504]; // the command did not reach the log: send it again
+
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    document.body.classList.add("busy");
+    let wait = 250;
+    while (outbox.length) {
+      live.setQueued(outbox.length);
+      const item = outbox[0];
+      const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/${item.name}`, item.body, token, item.key);
+      if (RETRY.includes(response.status)) {
+        if (response.status === 0) live.dropped();
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        wait = Math.min(wait * 2, 5000);
+        await live.whenLive();
+        continue;
+      }
+      wait = 250;
+      outbox.shift();
+      Q.store.set(outboxKey, outbox);
+      if (response.ok) {
+        showError("");
+        response.data.received_local = Date.now() / 1000;
+        receive(response.data);
+      } else {
+        showError(Q.errorText(response.data, response.status, ["not_found", "name_taken"]));
+      }
+      const resolve = waiters.get(item.key);
+      waiters.delete(item.key);
+      if (resolve) resolve(response.ok);
     }
-    response.data.received_local = Date.now() / 1000;
-    receive(response.data);
-    return true;
+    live.setQueued(0);
+    pumping = false;
+    document.body.classList.remove("busy");
   }
 
   const button = (id, text, onclick, extra) => Q.el("button", Object.assign({ type: "button", id, text, onclick }, extra || {}));
@@ -73,7 +106,7 @@
     const appeal = document.getElementById("appeal");
     preserve([control, side, appeal], () => {
       control.replaceChildren(...controls());
-      side.replaceChildren(...sidePanel());
+      side.replaceChildren(...sidePanel(), ...teamPanel());
       appeal.replaceChildren(...appealPanel());
     });
     const appealTeam = document.getElementById("appeal-team");
@@ -100,6 +133,7 @@
       out.push(Q.el("div", { class: "row" },
         button("btn-open-question", Q.t("open_question", { n }), () => command("open_question"), { class: "primary big" }),
         button("btn-break", Q.t("take_break"), () => command("break"))));
+      if (msg.control && msg.control.reopenable) out.push(button("btn-reopen", Q.t("reopen", { n: msg.control.reopenable }), () => command("reopen")));
     }
     if (stage === "lightning") {
       for (const group of msg.standings.lightning_required) {
@@ -150,11 +184,18 @@
   function groups(open) {
     const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, y: open.answered + open.missing.length })}` })];
     if (msg.expected) out.push(expectedBox(msg.expected));
-    const list = Q.el("div", { class: "groups" });
-    for (const g of open.groups) {
+    const list = Q.el("div", { class: "groups", id: "groups" });
+    const king = msg.standings && msg.standings.king;
+    const rebels = new Set(Object.entries(open.declarations).filter(([, d]) => d === "revolution").map(([t]) => t));
+    focusedGroup = Math.min(focusedGroup, Math.max(0, open.groups.length - 1));
+    for (const [index, g] of open.groups.entries()) {
       const state = g.unjudged ? "unjudged" : g.wrong ? (g.right ? "mixed" : "wrong") : "right";
-      const shown = g.teams.length > 12 ? `${g.teams.slice(0, 12).join(", ")} … (+${g.teams.length - 12})` : g.teams.join(", ");
-      list.append(Q.el("div", { class: `group ${state}${g.matches ? " matches" : ""}`, dataset: { key: g.key } },
+      // the King's and the revolutionaries' answers decide a Revolution: they stand out
+      const mark = (t) => (t === king ? `♛ ${t}` : rebels.has(t) ? `⚑ ${t}` : t);
+      const first = [...g.teams.filter((t) => t === king || rebels.has(t)), ...g.teams.filter((t) => t !== king && !rebels.has(t))];
+      const shown = first.length > 12 ? `${first.slice(0, 12).map(mark).join(", ")} … (+${first.length - 12})` : first.map(mark).join(", ");
+      const classes = [`group ${state}`, g.teams.includes(king) ? "has-king" : "", g.teams.some((t) => rebels.has(t)) ? "has-rebel" : "", index === focusedGroup ? "focused" : "", g.matches ? "matches" : ""];
+      list.append(Q.el("div", { class: classes.filter(Boolean).join(" "), dataset: { key: g.key, index: String(index) }, onclick: () => { focusedGroup = index; render(); } },
         Q.el("div", { class: "group-text" }, Q.el("strong", { text: g.text }), Q.el("span", { class: "count", text: ` ×${g.teams.length}` }),
           g.matches ? Q.el("span", { class: "match-badge", text: ` ✓ ${Q.t("show_matches")}` }) : null),
         Q.el("div", { class: "group-teams small", text: shown }),
@@ -163,6 +204,7 @@
           Q.el("button", { type: "button", class: `mark-wrong${g.wrong && !g.right && !g.unjudged ? " chosen" : ""}`, text: Q.t("mark_wrong"), onclick: () => command("judge", { key: g.key, correct: false }) }))));
     }
     out.push(list);
+    if (open.unjudged) out.push(button("btn-rest-wrong", Q.t("mark_rest_wrong", { n: open.unjudged }), () => command("mark_rest_wrong")));
     if (open.missing.length) {
       out.push(Q.el("div", { class: "small missing", text: `${Q.t("missing")} (${open.missing.length}): ${open.missing.slice(0, 40).join(", ")}` }));
       const team = Q.el("select", { id: "proxy-team" }, open.missing.map((t) => Q.el("option", { value: t, text: t })));
@@ -180,11 +222,13 @@
     }
     const st = msg.standings;
     const devices = Object.fromEntries(msg.teams.map((t) => [t.name, t.device]));
+    const gone = new Set(msg.teams.filter((t) => t.withdrawn).map((t) => t.name));
     out.push(Q.el("div", { class: "small", text: st.king ? `♛ ${st.king}: ${Q.t("hold", { hold: st.king_hold, need: st.hold_moves })}` : "" }));
-    const rows = st.teams.map((t) => Q.el("tr", { dataset: { team: t.name } },
-      Q.el("td", { text: t.place }), Q.el("td", { text: `${t.king ? "♛ " : ""}${t.name}${devices[t.name] ? "" : " ✎"}` }),
+    const rows = st.teams.map((t) => Q.el("tr", { dataset: { team: t.name }, class: gone.has(t.name) ? "withdrawn" : "" },
+      Q.el("td", { text: t.place }), Q.el("td", { class: "name", title: t.name, text: `${t.king ? "♛ " : ""}${t.name}${devices[t.name] ? "" : " ✎"}${gone.has(t.name) ? ` (${Q.t("withdrawn")})` : ""}` }),
       Q.el("td", { text: t.position }), Q.el("td", { text: t.points }),
-      Q.el("td", { class: "small", text: (msg.spurs[t.name] || []).join(" ") + (t.spur_used ? " ✓" : "") })));
+      Q.el("td", { class: "small spur-cell", text: spursShown ? (msg.spurs[t.name] || []).join(" ") + (t.spur_used ? " ✓" : "") : "•" })));
+    out.push(button("btn-spurs", Q.t(spursShown ? "hide_spurs" : "show_spurs"), () => { spursShown = !spursShown; render(); }, { class: "small-button" }));
     out.push(Q.el("table", { class: "mini", id: "judge-standings" }, Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))), rows));
     if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${d.text}` }))));
     return out;
@@ -226,11 +270,88 @@
         document.getElementById("appeal-comment").focus();
       } }))));
     out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
+    out.push(groupAppeals(last));
     for (const a of msg.appeals) {
       out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.join("; ")}` : ""}` }));
     }
     return out;
   }
+
+  /* One appeal for every team that gave the same answer (one click for 20 teams). */
+  function groupAppeals(last) {
+    const groups = new Map();
+    for (const r of last.rows) {
+      if (r.correct === null) continue;
+      const key = `${r.answer.trim().toLowerCase()}|${r.correct}`;
+      if (!groups.has(key)) groups.set(key, { answer: r.answer, correct: r.correct, teams: [] });
+      groups.get(key).teams.push(r.team);
+    }
+    const box = Q.el("div", { class: "group-appeals", id: "group-appeals" }, Q.el("strong", { text: Q.t("group_appeal") }));
+    for (const g of groups.values()) {
+      if (g.teams.length < 2) continue;
+      const verdict = g.correct ? Q.t("mark_wrong") : Q.t("mark_right");
+      box.append(Q.el("div", { class: "row small" }, Q.el("span", { class: "answer-text", text: `${g.answer} ×${g.teams.length}` }),
+        button(null, `⇄ ${verdict}`, () => command("appeal_group", { question: last.question, teams: g.teams, correct: !g.correct, comment: document.getElementById("appeal-comment").value }), { class: "btn-group-appeal", dataset: { answer: g.answer } })));
+    }
+    return box;
+  }
+
+  /* The team list: rename always; before the start remove, merge and lock joining;
+     after it, withdraw. */
+  function teamPanel() {
+    if (!msg.teams.length) return [];
+    const started = Boolean(msg.standings);
+    const names = msg.teams.filter((t) => !t.withdrawn).map((t) => t.name);
+    const pick = Q.el("select", { id: "edit-team" }, names.map((t) => Q.el("option", { value: t, text: t })));
+    const name = Q.el("input", { id: "edit-name", maxlength: "40", placeholder: Q.t("new_name") });
+    const out = [Q.el("h3", { text: Q.t("team_list") }), Q.el("div", { class: "row" }, pick, name,
+      button("btn-rename", Q.t("rename"), () => command("rename_team", { team: pick.value, name: name.value.trim() }).then((ok) => { if (ok) document.getElementById("edit-name").value = ""; })))];
+    if (!started) {
+      const into = Q.el("select", { id: "merge-into" }, names.map((t) => Q.el("option", { value: t, text: t })));
+      const locked = msg.control && msg.control.joining_locked;
+      out.push(Q.el("div", { class: "row" },
+        button("btn-remove", Q.t("remove"), () => command("remove_team", { team: pick.value })),
+        Q.el("span", { class: "small", text: Q.t("merge_into") }), into,
+        button("btn-merge", Q.t("merge"), () => command("merge_teams", { team: pick.value, into: into.value }))),
+      Q.el("div", { class: "row" }, button("btn-lock-joining", Q.t(locked ? "unlock_joining" : "lock_joining"), () => command("lock_joining", { locked: !locked })),
+        Q.el("span", { class: "small", id: "joining-state", text: Q.t(locked ? "joining_locked" : "joining_open") })));
+    } else {
+      out.push(Q.el("div", { class: "row" }, button("btn-withdraw", Q.t("withdraw"), () => command("withdraw_team", { team: pick.value }))));
+    }
+    const changes = (msg.control && msg.control.changes) || [];
+    for (const c of changes.slice(-5)) out.push(Q.el("div", { class: "small change", text: Q.t(`change_${c.kind}`, { team: c.team, detail: c.detail }) }));
+    return out;
+  }
+
+  /* Keyboard shortcuts (listed on the console): never while typing in a field. */
+  const KEYS = {
+    o: ["btn-open-question", "btn-open-answering"], l: ["btn-lock"], c: ["btn-close-answering"],
+    p: ["btn-pause", "btn-resume"], s: ["btn-resolve"], x: ["btn-rest-wrong"], e: ["btn-reopen"],
+  };
+  document.addEventListener("keydown", (e) => {
+    if (!msg || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target;
+    if (target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
+    const key = e.key.toLowerCase();
+    const groupsShown = msg.open ? msg.open.groups : [];
+    if ((key === "arrowdown" || key === "arrowup" || key === "j" || key === "k") && groupsShown.length) {
+      const step = key === "arrowdown" || key === "j" ? 1 : -1;
+      focusedGroup = (focusedGroup + step + groupsShown.length) % groupsShown.length;
+      render();
+      const node = document.querySelector(".group.focused");
+      if (node) node.scrollIntoView({ block: "nearest" });
+    } else if ((key === "r" || key === "w") && groupsShown[focusedGroup]) {
+      command("judge", { key: groupsShown[focusedGroup].key, correct: key === "r" });
+      if (focusedGroup < groupsShown.length - 1) focusedGroup += 1; // on to the next group
+    } else if (KEYS[key]) {
+      const found = KEYS[key].map((id) => document.getElementById(id)).find((b) => b && !b.disabled);
+      if (!found) return;
+      found.click();
+    } else {
+      return;
+    }
+    e.preventDefault();
+  });
 
   function receive(next) {
     if (msg && next.seq < msg.seq) return;
@@ -249,7 +370,8 @@
       expected.comment ? Q.el("div", { class: "small", text: expected.comment }) : null);
   }
 
-  const live = new Q.Live("judge", token, receive, (err) => showError(Q.errorText({ error: err }, 0)));
+  live = new Q.Live("judge", token, receive, (err) => showError(Q.errorText({ error: err }, 0)));
   live.connect();
+  if (outbox.length) pump(); // commands a closed or reloaded console had not sent yet
   Q.startTicker(() => msg);
 })();

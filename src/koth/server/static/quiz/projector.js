@@ -145,7 +145,7 @@
     body.replaceChildren(...shown.map((t) => Q.el("tr", { class: t.king ? "king-row" : "", dataset: { team: t.name } },
       Q.el("td", { class: "place", text: t.place }),
       Q.el("td", { class: "label" }, Q.el("span", { class: "badge", text: labelOf(t.name), style: `background:${color(order.indexOf(t.name), order.length)}` })),
-      Q.el("td", { class: "name", text: `${t.king ? "♛ " : ""}${t.name}` }),
+      Q.el("td", { class: "name", title: t.name, text: `${t.king ? "♛ " : ""}${t.name}` }),
       Q.el("td", { text: t.position >= st.steps ? "▲" : t.position }), Q.el("td", { text: t.points }),
       Q.el("td", { class: "move", text: Q.moveText(moves[t.name]) + (t.spurs && t.spurs.length ? `  ◆${t.spurs.join(",")}` : "") }))));
     shrinkToNames(tableEl, body, font);

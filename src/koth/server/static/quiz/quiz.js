@@ -28,16 +28,18 @@ Q.store = {
 // team or an answer, not the event or join code the general sentence speaks of).
 Q.errorText = function (data, status, ownWords) {
   const error = data && data.error;
-  if (!error) return `error ${status}`;
+  if (!error) return status ? Q.t("error_http", { status }) : Q.t("error_network");
   if (ownWords && ownWords.includes(error.code)) return error.message;
   const known = Q.cfg.t && Q.cfg.t[`error_${error.code}`];
   return known || error.message;
 };
 
-/* fetch JSON; network failures come back as {ok: false, status: 0} */
-Q.api = async function (method, path, body, token) {
+/* fetch JSON; network failures come back as {ok: false, status: 0}. ``key``: the
+   command's idempotency key (a resend with the same key is applied once) */
+Q.api = async function (method, path, body, token, key) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (key) headers["Idempotency-Key"] = key;
   try {
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     let data = null;
@@ -62,16 +64,33 @@ Q.Live = class {
     this.attempt = 0;
     this.seq = -1;
     this.offset = 0; // server clock minus local clock, seconds
+    this.live = false;
+    this.waiting = []; // resolved by the next full state (see whenLive)
     window.addEventListener("online", () => this.reconnectSoon(0));
+    window.addEventListener("offline", () => this.setConn(Q.t("offline"), "offline"));
+  }
+
+  /* resolves at once while the page is live, else with the next full state */
+  whenLive() {
+    if (this.live) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/api/quiz/events/${Q.cfg.eventId}/ws`);
     this.socket = socket;
-    this.setConn(Q.t("reconnecting"), "connecting");
+    if (this.state !== "offline") this.setConn(Q.t("reconnecting"), "connecting"); // offline stays offline until a state arrives
     socket.onopen = () => socket.send(JSON.stringify({ type: "hello", role: this.role, token: this.token }));
+    if (this.liveness) this.liveness.stop();
+    this.liveness = new Liveness(socket, () => {
+      // silent too long: this socket is dead even if the browser has not noticed
+      this.socket = null;
+      socket.close();
+      this.reconnectSoon();
+    });
     socket.onmessage = (event) => {
+      this.liveness.beat();
       const msg = JSON.parse(event.data);
       if (msg.type === "state") {
         this.attempt = 0;
@@ -82,6 +101,12 @@ Q.Live = class {
         this.seq = msg.seq;
         window.__quizFrames = (window.__quizFrames || 0) + 1;
         this.onState(msg);
+      } else if (msg.type === "reconnect") {
+        // the team was renamed or merged: the token now names another audience
+        this.socket = null;
+        this.liveness.stop();
+        socket.close();
+        this.connect();
       } else if (msg.type === "error") {
         this.fatal = msg.error;
         this.onFatal(msg.error);
@@ -92,16 +117,12 @@ Q.Live = class {
       if (this.fatal) return this.setConn("closed", "closed");
       this.reconnectSoon();
     };
-    clearInterval(this.pinger);
-    this.pinger = setInterval(() => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-    }, 20000);
   }
 
   reconnectSoon(delay) {
     const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
     this.attempt += 1;
-    this.setConn(Q.t("reconnecting"), "reconnecting");
+    this.setConn(Q.t("offline"), "offline");
     clearTimeout(this.retry);
     this.retry = setTimeout(() => this.connect(), wait);
   }
@@ -112,6 +133,30 @@ Q.Live = class {
       conn.textContent = text;
       conn.dataset.state = state;
     }
+    this.state = state;
+    this.live = state === "live";
+    if (this.live) {
+      Liveness.banner(null);
+      for (const resolve of this.waiting.splice(0)) resolve();
+    } else if (state === "offline") {
+      Liveness.banner(this.queued ? Q.t("offline_queued", { n: this.queued }) : Q.t("offline_banner"));
+    }
+  }
+
+  /* how many commands wait for the connection (the banner counts them) */
+  setQueued(n) {
+    this.queued = n;
+    if (this.state === "offline") this.setConn(Q.t("offline"), "offline");
+  }
+
+  /* a request could not reach the server: do not wait for the silence to say so */
+  dropped() {
+    if (this.state === "offline") return;
+    const socket = this.socket;
+    this.socket = null;
+    if (this.liveness) this.liveness.stop();
+    if (socket) socket.close();
+    this.reconnectSoon(0);
   }
 };
 
@@ -151,6 +196,12 @@ Q.moveText = function (move) {
   const steps = move.steps > 0 ? `+${move.steps}` : String(move.steps);
   const extras = (move.spur ? " ◆" : "") + (move.downgraded ? " ↓" : "");
   return `${decl}${mark} ${steps}/+${move.gained}${extras}`;
+};
+
+/* A team name in a table: cut with an ellipsis when long, the full name in its title
+   and, on a touch screen where titles do not show, on a tap. */
+Q.nameCell = function (text) {
+  return Q.el("td", { class: "name", title: text, text, onclick: (e) => e.currentTarget.classList.toggle("full") });
 };
 
 Q.langSwitch = function () {

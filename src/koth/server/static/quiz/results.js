@@ -28,7 +28,7 @@
     section.append(Q.el("table", { class: "mini places" },
       Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))),
       st.teams.map((t) => Q.el("tr", { dataset: { team: t.name, place: t.place } }, Q.el("td", { class: "place", text: t.place }),
-        Q.el("td", { text: `${t.king ? "♛ " : ""}${t.name}` }), Q.el("td", { class: "position", text: t.position }), Q.el("td", { class: "points", text: t.points }),
+        Q.nameCell(`${t.king ? "♛ " : ""}${t.name}`), Q.el("td", { class: "position", text: t.position }), Q.el("td", { class: "points", text: t.points }),
         Q.el("td", { text: (t.spurs || []).join(" ") })))));
     if (st.qualified) section.append(Q.el("p", { text: `${Q.t("qualified")}: ${st.qualified.join(", ")}` }));
     if (p.lightning.length) {
@@ -39,7 +39,7 @@
     section.append(protocol);
     const teams = st.teams.map((t) => t.name);
     const head = Q.el("tr", {}, Q.el("th", { text: Q.t("team") }), p.questions.map((q) => Q.el("th", { text: `${q.question}${q.partner ? "★" : ""}` })));
-    const rows = teams.map((team) => Q.el("tr", {}, Q.el("td", { class: "name", text: team }), p.questions.map((q) => {
+    const rows = teams.map((team) => Q.el("tr", {}, Q.nameCell(team), p.questions.map((q) => {
       const r = q.rows.find((x) => x.team === team);
       const title = `${Q.t("declaration")}: ${r.declaration}; ${Q.t("answer")}: ${r.answer || "—"}; ${Q.t("judgement")}: ${r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong")}`;
       return Q.el("td", { class: `cell ${r.correct ? "ok" : "ko"}`, title }, Q.el("div", { class: "ans", text: r.answer || "—" }), Q.el("div", { class: "mv", text: Q.moveText(r) }));
@@ -58,5 +58,12 @@
     parts.replaceChildren(...doc.parts.slice().reverse().map(part));
     document.getElementById("results").dataset.loaded = "true";
   }
-  load();
+  // the public live connection shows whether the page is still connected, and every
+  // change of the event (an appeal, the last question) reloads the results
+  let seen = -1;
+  const live = new Q.Live("projector", null, (m) => {
+    if (m.seq !== seen) load();
+    seen = m.seq;
+  });
+  live.connect();
 })();

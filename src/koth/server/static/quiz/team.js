@@ -67,10 +67,13 @@
     let stage = Q.stageText(phase);
     if (phase.stage === "lobby") stage = Q.t("waiting_start", { n: msg.teams_joined || 0 });
     if (st && !me.plays) stage += ` — ${Q.t("not_playing")}`;
+    if (msg.withdrawn) stage = Q.t("team_withdrawn");
+    document.getElementById("team").dataset.withdrawn = String(Boolean(msg.withdrawn));
     document.getElementById("stage").textContent = stage;
     document.getElementById("stage").dataset.stage = phase.stage;
-    renderDeclare(me, phase);
-    renderAnswer(me, phase);
+    // a withdrawn team declares and answers nothing (rules Q36): no buttons to press
+    renderDeclare(me, msg.withdrawn ? { stage: "withdrawn" } : phase);
+    renderAnswer(msg.withdrawn ? { plays: false } : me, phase);
     const last = document.getElementById("last");
     last.replaceChildren();
     if (me.last_move) {
@@ -82,7 +85,7 @@
     const top = document.getElementById("top");
     top.replaceChildren();
     if (st) {
-      const rows = st.top.map((t) => Q.el("tr", { class: t.name === msg.team ? "mine" : "" }, Q.el("td", { text: t.place }), Q.el("td", { text: (t.king ? "♛ " : "") + t.name }), Q.el("td", { text: t.position }), Q.el("td", { text: t.points })));
+      const rows = st.top.map((t) => Q.el("tr", { class: t.name === msg.team ? "mine" : "" }, Q.el("td", { text: t.place }), Q.nameCell((t.king ? "♛ " : "") + t.name), Q.el("td", { text: t.position }), Q.el("td", { text: t.points })));
       top.append(Q.el("table", { class: "mini" }, Q.el("tr", {}, Q.el("th", { text: "#" }), Q.el("th", { text: Q.t("team") }), Q.el("th", { text: Q.t("position") }), Q.el("th", { text: Q.t("points") })), rows));
       if (st.finished) top.append(Q.el("p", {}, Q.el("a", { href: `/quiz/${eventId}/results`, text: Q.t("results") })));
     }
@@ -116,11 +119,24 @@
     box.append(row);
   }
 
+  /* one declaration, with its idempotency key: without a connection it waits and is
+     sent again with the same key, so it is applied once */
   async function declare(question, what) {
-    showError("");
-    const response = await Q.api("POST", `/api/quiz/events/${eventId}/declaration`, { question, declaration: what }, creds.token);
-    if (!response.ok) return showError(Q.errorText(response.data, response.status));
-    receive(Object.assign(response.data, { received_local: Date.now() / 1000 }));
+    const key = Q.newId();
+    for (;;) {
+      showError("");
+      const response = await Q.api("POST", `/api/quiz/events/${eventId}/declaration`, { question, declaration: what }, creds.token, key);
+      if (response.status === 0 || response.status >= 502) {
+        showError(Q.t("declaration_waiting"));
+        if (response.status === 0) live.dropped();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await live.whenLive();
+        continue;
+      }
+      if (!response.ok) return showError(Q.errorText(response.data, response.status));
+      showError("");
+      return receive(Object.assign(response.data, { received_local: Date.now() / 1000 }));
+    }
   }
 
   function renderAnswer(me, phase) {
