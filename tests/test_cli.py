@@ -30,7 +30,7 @@ def test_replay_prints_the_final_state(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
     assert "4 moves replayed" in result.output
-    assert str(state.outcome()) in result.output
+    assert "game over (fold): Seat 2 won" in result.output
 
     result = runner.invoke(app, ["replay", str(path), "--json"])
     payload = json.loads(result.output)

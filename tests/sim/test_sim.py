@@ -171,7 +171,7 @@ def test_the_simulate_command(tmp_path: Path) -> None:
     _check_results(out, 4)
     result = runner.invoke(app, [*args, "--agents", "random,nobody", "--out", str(out)])
     assert result.exit_code == 2 and "unknown agent" in result.output
-    result = runner.invoke(app, [*args, "--agents", "random,random", "--param", "max_card=99"])
+    result = runner.invoke(app, [*args, "--agents", "random,random", "--set", "max_card=99"])
     assert result.exit_code == 2 and "max_card" in result.output
 
 
@@ -237,7 +237,7 @@ def test_compare_crosses_settings_and_plays_the_same_seeds(tmp_path: Path) -> No
         (["--compare", "tens_equal="], "is not NAME=VALUE1,VALUE2"),
         (["--compare", "jokers=3,3"], "names a value twice"),
         (["--compare", "jokers=2,3", "--compare", "jokers=2"], "already set by --compare"),
-        (["--compare", "jokers=2,3", "--param", "jokers=2"], "already set by --param"),
+        (["--compare", "jokers=2,3", "--set", "jokers=2"], "already set by --set"),
         (["--compare", "jokers=2,5"], "jokers"),
         (["--compare", "nonsense=1,2"], "nonsense"),
     ],

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from koth.core.errors import RecordError
 from koth.games.quiz.cli import quiz_app
 from koth.games.quiz.protocol import result_json, score_protocol
+from tests.cli_text import plain
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz"
 runner = CliRunner()
@@ -103,7 +104,7 @@ def test_q33_malformed_input_exits_2_without_traceback(
     tmp_path: Path, content: str, message: str
 ) -> None:
     result = score([str(write(tmp_path, content))])
-    assert result.exit_code == 2 and message in result.output
+    assert result.exit_code == 2 and message in plain(result.output)
     assert "Traceback" not in result.output
 
 
