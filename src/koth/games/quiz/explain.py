@@ -19,7 +19,7 @@ def _why(
     config: QuizConfig, position: int, kind: str, jumped: bool, judged: bool | None, steps: int
 ) -> str:
     """Why a team without a note of the fold moved as it did: its answer and its place."""
-    missing = "no answer counts as wrong"
+    missing = "no answer"
     if kind == "King":
         if judged:
             return "the King scores a right answer and keeps the Peak (Q9)"
@@ -30,7 +30,7 @@ def _why(
     if jumped:
         if judged:
             return "a right jump: two steps up, two points (Q3)"
-        why = missing if judged is None else "a wrong jump"
+        why = "no answer to a jump" if judged is None else "a wrong jump"
         floor = ", but never below 0" if steps == 0 else ""
         return f"{why}: one step down{floor} (Q3)"
     if not judged:
