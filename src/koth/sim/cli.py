@@ -26,7 +26,7 @@ from rich.progress import (
 from rich.table import Column
 
 from koth.core.errors import InvalidParamsError, KothError
-from koth.games.terminal import SetOpt, json_or_text, parse_settings
+from koth.games.terminal import SetOpt, fail, json_or_text, parse_settings
 from koth.sim.compare import cross_settings, setting_label, write_comparison
 from koth.sim.ray_backend import RayUnavailableError
 from koth.sim.report import write_results
@@ -40,9 +40,6 @@ from koth.sim.runner import (
 )
 
 console = Console()
-errors = Console(stderr=True)
-
-EXIT_BAD_INPUT = 2
 
 
 def parse_params(pairs: list[str] | None) -> dict[str, Any]:
@@ -173,8 +170,7 @@ def simulate_command(
 
 
 def _fail(exc: Exception) -> NoReturn:
-    errors.print(f"[bold red]error:[/] {exc}", highlight=False)
-    raise typer.Exit(EXIT_BAD_INPUT) from None
+    raise fail(str(exc)) from None
 
 
 def _play_with_progress(
