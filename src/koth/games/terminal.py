@@ -57,9 +57,14 @@ class _Flag(TyperOption):
 
 
 class KothCommand(TyperCommand):
-    """Every ``koth`` command: help without a type column entry for flags."""
+    """Every ``koth`` command: help reflowed to the terminal, no ``<bool>`` on flags."""
 
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:  # type: ignore[override]
+        if self.help:
+            # a docstring's line breaks are where the source wrapped, not the reader's
+            # screen: paragraphs are reflowed to the terminal, never cut mid-sentence
+            paragraphs = self.help.strip().split("\n\n")
+            self.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
         for param in self.get_params(ctx):
             if isinstance(param, TyperOption) and param.is_flag:
                 param.__class__ = _Flag

@@ -75,8 +75,9 @@ def simulate_command(
         str,
         typer.Option(
             "--agents",
-            help="Comma-separated agent specs, one per seat: random, heuristic, "
-            "mcts:iters=500, ismcts:seconds=1:rollout=heuristic ...",
+            metavar="SPEC,SPEC,...",
+            help="Agent specs, one per seat, comma-separated: random, heuristic, "
+            "mcts:iters=500, ismcts:seconds=1 (docs/agents.md).",
         ),
     ],
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 100,
@@ -94,6 +95,7 @@ def simulate_command(
         list[str] | None,
         typer.Option(
             "--compare",
+            metavar="NAME=V1,V2",
             help="Compare variants: NAME=VALUE1,VALUE2,... plays the same seeds under each "
             "value of game parameter NAME and reports the differences; repeated, the "
             "settings are crossed.",
@@ -119,6 +121,7 @@ def simulate_command(
         list[str] | None,
         typer.Option(
             "--import",
+            metavar="MODULE",
             help="Import this module first (to register more games); the current "
             "folder is searched too.",
         ),
