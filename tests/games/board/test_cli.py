@@ -34,7 +34,7 @@ def test_a_whole_game_is_played_through_the_cli(players: int, tmp_path: Path) ->
         input="1\n" * 2000,
     )
     assert result.exit_code == 0, result.output
-    assert "game over" in result.output and "record saved" in result.output
+    assert "the game is over" in result.output and "record saved" in result.output
     assert "You won" in result.output or "You lost" in result.output or "Draw" in result.output
     state = replay(GameRecord.load(record))
     assert state.is_terminal() and state.game.num_players == players
@@ -104,7 +104,7 @@ def test_hotseat_and_variants_with_typed_actions() -> None:
         input="end\n" * 50 + "1\n" * 1500,
     )
     assert result.exit_code == 0, result.output
-    assert "Seat 4's decision" in result.output and "game over" in result.output
+    assert "Seat 4's decision" in result.output and "the game is over" in result.output
 
 
 def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_every_agent_with_its_budget_can_be_a_computer_seat(spec: str) -> None:
         input="1\n" * 400,
     )
     assert result.exit_code == 0, result.output
-    assert "game over" in result.output
+    assert "the game is over" in result.output
 
 
 def test_an_unknown_agent_is_refused_with_its_name() -> None:

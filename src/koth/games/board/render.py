@@ -130,10 +130,8 @@ def status_text(game: BoardGame, state: BoardState) -> Text:
         status.append(f", countdown {state.countdown}")
     if state.offer is not None:
         status.append(f", alliance offered: {state.offer}")
-    outcome = game.outcome(state)
-    if outcome is not None:
-        words = ending_text(game, state)
-        status.append(f"\ngame over: {'draw, ' if outcome.is_draw else ''}{words}")
+    if state.phase is Phase.OVER:
+        status.append(": the game is over")  # who won is said once, below the board
     return status
 
 
