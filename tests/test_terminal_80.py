@@ -41,9 +41,23 @@ class Terminal:
             ["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True
         ).stdout
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, seconds: float = 60) -> None:
+        """Type ``text`` and Enter once the program waits at a prompt: keys typed ahead
+        would be echoed into the middle of its output."""
+        deadline = time.monotonic() + seconds
+        while not self.prompting():
+            if self.exited():
+                return
+            assert time.monotonic() < deadline, self.text()[-3000:]
+            time.sleep(0.05)
         self.tmux("send-keys", "-t", "0", "-l", text)
         self.tmux("send-keys", "-t", "0", "Enter")
+        time.sleep(0.05)
+
+    def prompting(self) -> bool:
+        shown = [line for line in self.tmux("capture-pane", "-p", "-t", "0").splitlines()]
+        last = next((line for line in reversed(shown) if line.strip()), "")
+        return last.rstrip().endswith(">")
 
     def lines(self) -> list[str]:
         """Everything printed so far, each wrapped line joined back (-J): a line wider
@@ -61,7 +75,6 @@ class Terminal:
         while not self.exited():
             assert time.monotonic() < deadline, self.text()[-3000:]
             self.send(answer)
-            time.sleep(0.15)
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
