@@ -77,7 +77,9 @@ class Terminal:
             self.send(answer)
 
     def close(self) -> None:
+        path = self.tmux("display-message", "-p", "#{socket_path}").strip()
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        Path(path).unlink(missing_ok=True)  # kill-server leaves the socket file behind
 
 
 @pytest.fixture
