@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from koth import __version__
 from koth.cli import EXIT_BAD_INPUT, app
 from koth.core.chance import random_game
 from koth.core.record import GameRecord
+from tests.cli_text import plain
 from tests.core.toy_game import SecretDuel
 
 runner = CliRunner()
@@ -30,7 +33,7 @@ def test_replay_prints_the_final_state(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
     assert "4 moves replayed" in result.output
-    assert str(state.outcome()) in result.output
+    assert "game over (fold): Seat 2 won" in result.output
 
     result = runner.invoke(app, ["replay", str(path), "--json"])
     payload = json.loads(result.output)
@@ -61,3 +64,29 @@ def test_replay_rejects_missing_and_malformed_files(tmp_path: Path) -> None:
     bad.write_text('{"game": "chess"}')
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == EXIT_BAD_INPUT and "unknown game 'chess'" in result.output
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["play", "cards"], ["play", "board"], ["simulate"], ["serve"], ["replay"], ["quiz", "score"]],
+)
+def test_help_is_reflowed_and_shows_no_bool_type(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "80", "TERMINAL_WIDTH": "80"})
+    assert result.exit_code == 0, result.output
+    assert "<bool>" not in result.output
+    lines = result.output.splitlines()
+    intro = lines[: next(k for k, line in enumerate(lines) if line.startswith("╭"))]
+    # a paragraph's lines are filled to the width: none ends after a word or two
+    # unless the paragraph ends there (a blank line follows)
+    for line, after in itertools.pairwise(intro):
+        if line.strip() and after.strip():
+            assert len(line.rstrip()) > 50, line
+
+
+def test_notation_in_brackets_is_shown_in_help_and_errors() -> None:
+    result = runner.invoke(
+        app, ["play", "board", "--seed", "2"], input="?\nmove runner 1.0>1.1 [by pair]\n"
+    )
+    text = plain(result.output)
+    assert "recruit <unit> [by move]" in text and "[by recruit|pair]" in text
+    assert "[by <pay>+<pay>]" in text

@@ -15,11 +15,19 @@ from koth.analysis.cli import analyze_command
 from koth.core.chance import random_policy
 from koth.core.errors import RecordError
 from koth.core.game import Game
+from koth.core.players import seat_name
 from koth.core.record import GameRecord, replay
 from koth.games.board.cli import play_board
 from koth.games.cards.cli import play_cards
 from koth.games.quiz.cli import quiz_app
-from koth.games.terminal import RANDOM, Opponent, PlayServices
+from koth.games.terminal import (
+    EXIT_BAD_INPUT,
+    RANDOM,
+    KothCommand,
+    Opponent,
+    PlayServices,
+    fail,
+)
 from koth.server.cli import serve_command
 from koth.sim.cli import simulate_command
 
@@ -30,18 +38,15 @@ app = typer.Typer(
 )
 play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
 app.add_typer(play_app, name="play")
-play_app.command("cards")(play_cards)
-play_app.command("board")(play_board)
-app.command("simulate")(simulate_command)
+play_app.command("cards", cls=KothCommand)(play_cards)
+play_app.command("board", cls=KothCommand)(play_board)
+app.command("simulate", cls=KothCommand)(simulate_command)
 app.add_typer(quiz_app, name="quiz")
-app.command("serve")(serve_command)
-app.command("analyze")(analyze_command)
+app.command("serve", cls=KothCommand)(serve_command)
+app.command("analyze", cls=KothCommand)(analyze_command)
 
 console = Console()
 errors = Console(stderr=True)
-
-#: exit code for input that breaks the rules or is malformed
-EXIT_BAD_INPUT = 2
 
 
 def _version(value: bool) -> None:
@@ -74,7 +79,7 @@ def main_options(
     ctx.obj = PlayServices(make_opponent)
 
 
-@app.command("replay")
+@app.command("replay", cls=KothCommand)
 def replay_command(
     record_file: Annotated[Path, typer.Argument(metavar="RECORD.json", help="A game record.")],
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
@@ -87,13 +92,13 @@ def replay_command(
         record = GameRecord.load(record_file)
         state = replay(record)
     except RecordError as exc:
+        message = _quiz_hint(record_file) or str(exc)
         if as_json:
-            payload: dict[str, Any] = {"ok": False, "error": str(exc), "index": exc.index}
+            payload: dict[str, Any] = {"ok": False, "error": message, "index": exc.index}
             payload["rule"] = exc.rule
             console.print_json(json.dumps(payload))
-        else:
-            errors.print(f"[bold red]error:[/] {exc}", highlight=False)
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        raise fail(message) from None
     outcome = state.outcome()
     if as_json:
         console.print_json(
@@ -116,10 +121,27 @@ def replay_command(
         f"{state.num_moves} moves replayed",
         highlight=False,
     )
-    # A record holds every secret already, so the replay shows the table as a spectator
-    # would see it at the end, plus the outcome.
+    # A record holds every secret already: the table as a spectator sees it, which at
+    # the end of a game is everything
     console.print(state.render(None), highlight=False)
-    console.print(str(outcome) if outcome else "the game is not finished", highlight=False)
+    if outcome is None:
+        console.print("the game is not finished", highlight=False)
+    else:
+        winners = " and ".join(seat_name(p) for p in sorted(outcome.winners)) or "nobody"
+        how = outcome.termination.value.replace("_", " ")
+        verdict = "draw" if outcome.is_draw else f"{winners} won"
+        console.print(f"game over ({how}): {verdict}", highlight=False)
+
+
+def _quiz_hint(path: Path) -> str:
+    """A hint when the file that is no record looks like a quiz protocol."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    if isinstance(doc, dict) and ("teams" in doc or "parts" in doc) and "moves" not in doc:
+        return f"{path} is a quiz protocol, not a game record: score it with `koth quiz score`"
+    return ""
 
 
 def main() -> None:

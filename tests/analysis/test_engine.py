@@ -163,7 +163,7 @@ def test_bad_records_are_refused() -> None:
     unfinished = record.model_copy(update={"moves": record.moves[:60]})
     with pytest.raises(RecordError, match="not finished"):
         analyse_record(unfinished, agent="ismcts:iters=5")
-    with pytest.raises(InvalidParamsError, match="seat 2 is not at this cards table"):
+    with pytest.raises(InvalidParamsError, match="Seat 3 is not at this cards table"):
         analyse_record(record, seats=[2], agent="ismcts:iters=5")
     with pytest.raises(RecordError, match="cannot be analysed"):
         check_analysable(GameRecord(game="quiz"))

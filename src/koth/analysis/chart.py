@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Final
 
 from koth.analysis.engine import GameAnalysis, Mark
+from koth.core.players import seat_name
 
 #: a colour per seat (colour-blind safe), and one per marked kind of move
 SEAT_COLOURS: Final = ("#0072b2", "#d55e00", "#009e73", "#cc79a7")
@@ -25,7 +26,9 @@ def write_chart(analysis: GameAnalysis, path: Path) -> None:
         colour = SEAT_COLOURS[seat.seat % len(SEAT_COLOURS)]
         xs = [d.move for d in seat.decisions] + [analysis.moves]
         ys = [100 * d.win_chance for d in seat.decisions] + [100 * seat.result]
-        ax.plot(xs, ys, color=colour, marker=".", drawstyle="steps-post", label=f"seat {seat.seat}")
+        ax.plot(
+            xs, ys, color=colour, marker=".", drawstyle="steps-post", label=seat_name(seat.seat)
+        )
         for mark, (colour_of_mark, marker, size) in MARK_STYLE.items():
             hits = [d for d in seat.decisions if d.mark is mark]
             ax.scatter(

@@ -19,24 +19,23 @@ from koth.analysis.engine import (
     load_analysable,
 )
 from koth.core.errors import KothError
+from koth.core.players import seat_name
+from koth.games.terminal import fail
 
 console = Console()
 errors = Console(stderr=True)
 
-#: exit code for input that is malformed or of the wrong kind
-EXIT_BAD_INPUT = 2
-
 MARK_STYLES = {Mark.BLUNDER: "bold red", Mark.MISTAKE: "yellow", Mark.INACCURACY: "cyan"}
 
 
-def _fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(EXIT_BAD_INPUT)
+def _fail(message: str) -> Exception:
+    """The same error box and exit status as every other command."""
+    return fail(message)
 
 
 def print_analysis(analysis: GameAnalysis) -> None:
     for seat in analysis.seats:
-        table = Table(title=f"{analysis.game}, seat {seat.seat} ({analysis.agent})")
+        table = Table(title=f"{analysis.game}, {seat_name(seat.seat)} ({analysis.agent})")
         for heading in ("move", "win %", "played", "after %", "preferred", "drop", ""):
             table.add_column(heading, justify="right" if "%" in heading else "left")
         for d in seat.decisions:
@@ -57,7 +56,7 @@ def print_analysis(analysis: GameAnalysis) -> None:
             f"{mark.value} {sum(d.mark is mark for d in seat.decisions)}" for mark, _ in THRESHOLDS
         )
         console.print(
-            f"seat {seat.seat}: {len(seat.decisions)} decisions, {counts}; "
+            f"{seat_name(seat.seat)}: {len(seat.decisions)} decisions, {counts}; "
             f"final result {100 * seat.result:.0f}%",
             highlight=False,
         )
@@ -81,7 +80,10 @@ def analyze_command(
         str, typer.Option("--agent", help="The search agent and budget, e.g. ismcts:seconds=1.")
     ] = DEFAULT_AGENT,
     seat: Annotated[
-        int | None, typer.Option("--seat", help="The seat to analyse (default: every seat).")
+        int | None,
+        typer.Option(
+            "--seat", metavar="N", help="The seat to analyse, 1 to n (default: every seat)."
+        ),
     ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the win-chance chart to this PNG file.")
@@ -106,7 +108,7 @@ def analyze_command(
             task = bar.add_task("analysing", total=None)
             analysis = analyse_record(
                 record,
-                seats=None if seat is None else [seat],
+                seats=None if seat is None else [seat - 1],
                 agent=agent,
                 seed=seed,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),

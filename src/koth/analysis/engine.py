@@ -29,7 +29,7 @@ from koth.agents.registry import make_agent, parse_spec
 from koth.agents.search import Arms
 from koth.core.errors import InvalidParamsError, RecordError
 from koth.core.game import Game
-from koth.core.players import CHANCE, PlayerId
+from koth.core.players import CHANCE, PlayerId, seat_name
 from koth.core.record import GameRecord, moves_from_record, replay
 from koth.core.state import GameState
 
@@ -287,7 +287,7 @@ def analyse_record(
     for seat in chosen:
         if not 0 <= seat < game.num_players:
             raise InvalidParamsError(
-                f"seat {seat} is not at this {game.name} table (seats 0-{game.num_players - 1})"
+                f"{seat_name(seat)} is not at this {game.name} table (seats 1-{game.num_players})"
             )
     if not final.is_terminal():
         raise RecordError("the record's game is not finished: only finished games are analysed")

@@ -182,6 +182,11 @@ class Game(ABC, Generic[S, A, P]):
 
         return GameState(self, self.initial())
 
+    def simultaneous_rule(self, state: S) -> str | None:
+        """The rule that makes the players of ``state``'s simultaneous node decide at
+        the same time (named when one of them acts alone); None when the game has none."""
+        return None
+
     def describe_params(self) -> str:
         return ", ".join(f"{k}={v}" for k, v in self.params.to_json().items())
 

@@ -15,6 +15,12 @@ SIMULTANEOUS: PlayerId = -2
 TERMINAL: PlayerId = -4
 
 
+def seat_name(player: PlayerId) -> str:
+    """``0`` -> ``Seat 1``: people count seats from 1, on the web and in the terminal;
+    ids (records, the API, agents) count from 0."""
+    return f"Seat {player + 1}"
+
+
 class NodeKind(enum.Enum):
     """What kind of decision the state is waiting for."""
 

@@ -10,6 +10,8 @@ with a free function: the state itself knows nothing of them.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -89,7 +91,18 @@ class GameRecord(BaseModel):
         return cls.from_json_text(text)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json_text() + "\n", encoding="utf-8")
+        """Write the record as a whole or not at all: into a temporary file beside
+        ``path``, then renamed over it, so an interrupted save never leaves half a
+        record (nor destroys the one already there). Raises OSError."""
+        target = Path(path)
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(self.to_json_text() + "\n")
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
     def to_json_text(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=1)

@@ -277,9 +277,12 @@ class GameState(Generic[S, A]):
             raise GameOverError(f"the game is over; no action is accepted ({action!s})")
         else:
             acting = ", ".join(map(str, to_move.players))
+            rule = self.game.simultaneous_rule(self._data)
             raise NotYourTurnError(
-                f"players {acting} move simultaneously: submit with apply_actions, "
-                f"not apply_action ({action!s})"
+                f"{action!s} by player {player} alone: players {acting} decide at the same "
+                f"time here (rule {rule or 'of simultaneous moves'}), so their actions are "
+                "submitted together as one joint move (apply_actions)",
+                rule=rule,
             )
         parsed: A = action
         self._advance(self.game.apply(self._data, mover, parsed), mover, parsed)

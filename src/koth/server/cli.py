@@ -9,7 +9,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+
+from koth.games.terminal import fail
 
 console = Console()
 
@@ -110,5 +111,4 @@ def log_config() -> dict[str, Any]:
 
 
 def _fail(message: str) -> NoReturn:
-    console.print(f"[red]koth serve:[/] {escape(message)}", highlight=False)
-    raise typer.Exit(2)
+    raise fail(message)

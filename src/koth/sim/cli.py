@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -23,6 +26,7 @@ from rich.progress import (
 from rich.table import Column
 
 from koth.core.errors import InvalidParamsError, KothError
+from koth.games.terminal import SetOpt, fail, json_or_text, parse_settings
 from koth.sim.compare import cross_settings, setting_label, write_comparison
 from koth.sim.ray_backend import RayUnavailableError
 from koth.sim.report import write_results
@@ -36,29 +40,12 @@ from koth.sim.runner import (
 )
 
 console = Console()
-errors = Console(stderr=True)
-
-EXIT_BAD_INPUT = 2
-
-
-def _json_or_text(value: str) -> Any:
-    """A value read as JSON when it parses (numbers, true/false), else kept as text."""
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError:
-        return value
 
 
 def parse_params(pairs: list[str] | None) -> dict[str, Any]:
-    """``["num_players=3", "countdown=true"]`` -> a dict; values read as JSON when they
-    parse (numbers, true/false), else kept as text."""
-    params: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise typer.BadParameter(f"{pair!r} is not key=value", param_hint="--param")
-        params[key.strip()] = _json_or_text(value)
-    return params
+    """``["num_players=3", "countdown=true"]`` -> a dict, as ``koth play --set`` reads
+    them."""
+    return parse_settings(pairs or [])
 
 
 def parse_compare(options: list[str] | None, params: dict[str, Any]) -> dict[str, list[Any]]:
@@ -73,9 +60,9 @@ def parse_compare(options: list[str] | None, params: dict[str, Any]) -> dict[str
         if not sep or not name or not texts:
             raise InvalidParamsError(f"--compare {option!r} is not NAME=VALUE1,VALUE2,...")
         if name in axes or name in params:
-            where = "--compare" if name in axes else "--param"
+            where = "--compare" if name in axes else "--set"
             raise InvalidParamsError(f"--compare {name} is already set by {where}")
-        parsed = [_json_or_text(text) for text in texts]
+        parsed = [json_or_text(text) for text in texts]
         if len({json.dumps(v) for v in parsed}) < len(parsed):
             raise InvalidParamsError(f"--compare {name} names a value twice: {values}")
         axes[name] = parsed
@@ -88,8 +75,9 @@ def simulate_command(
         str,
         typer.Option(
             "--agents",
-            help="Comma-separated agent specs, one per seat: random, heuristic, "
-            "mcts:iters=500, ismcts:seconds=1:rollout=heuristic ...",
+            metavar="SPEC,SPEC,...",
+            help="Agent specs, one per seat, comma-separated: random, heuristic, "
+            "mcts:iters=500, ismcts:seconds=1 (docs/agents.md).",
         ),
     ],
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 100,
@@ -101,14 +89,13 @@ def simulate_command(
         Path | None,
         typer.Option("--out", help="Output folder (default: simulations/GAME)."),
     ] = None,
-    param: Annotated[
-        list[str] | None,
-        typer.Option("--param", help="Game parameter key=value (repeatable)."),
-    ] = None,
+    set_options: SetOpt = None,
+    param: Annotated[list[str] | None, typer.Option("--param", hidden=True)] = None,
     compare: Annotated[
         list[str] | None,
         typer.Option(
             "--compare",
+            metavar="NAME=V1,V2",
             help="Compare variants: NAME=VALUE1,VALUE2,... plays the same seeds under each "
             "value of game parameter NAME and reports the differences; repeated, the "
             "settings are crossed.",
@@ -134,6 +121,7 @@ def simulate_command(
         list[str] | None,
         typer.Option(
             "--import",
+            metavar="MODULE",
             help="Import this module first (to register more games); the current "
             "folder is searched too.",
         ),
@@ -141,8 +129,9 @@ def simulate_command(
 ) -> None:
     """Play a tournament between agents and write results.json and report.md.
 
-    Seats rotate so that every agent plays every seat equally often. Ctrl-C stops the
-    tournament and writes the games finished so far.
+    Seats rotate so that every agent plays every seat equally often. Ctrl-C (or
+    SIGTERM) stops the tournament, stops its workers and writes the games finished so
+    far.
     """
     if modules and "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # like `python -m`: modules of the current folder
@@ -152,7 +141,7 @@ def simulate_command(
         games=games,
         seed=seed,
         workers=workers,
-        params=parse_params(param),
+        params=parse_params([*(param or []), *(set_options or [])]),
         max_decisions=max_decisions,
         imports=tuple(modules or ()),
         backend=backend,
@@ -184,8 +173,7 @@ def simulate_command(
 
 
 def _fail(exc: Exception) -> NoReturn:
-    errors.print(f"[bold red]error:[/] {exc}", highlight=False)
-    raise typer.Exit(EXIT_BAD_INPUT) from None
+    raise fail(str(exc)) from None
 
 
 def _play_with_progress(
@@ -218,12 +206,31 @@ def _play_with_progress(
         shown = "  ".join(f"{name}={count}" for name, count in wins[label].items())
         progress.update(tasks[label], advance=1, wins=f"wins: {shown}")
 
-    with progress:
+    with progress, _terminate_as_interrupt():
         try:
             return play(advance)
         except RayUnavailableError as exc:
             progress.stop()
             _fail(exc)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the tournament as Ctrl-C does: the workers are stopped (none is
+    left behind) and the games finished so far are kept."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding app): leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _summarise(tournaments: list[Tournament], folder: Path) -> None:

@@ -10,13 +10,16 @@ game finished so far.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
 import signal
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 from koth.agents.base import derive_seed
@@ -272,13 +275,37 @@ def _run_parallel(tasks: Sequence[GameTask], workers: int, keep: ResultHook) -> 
         initializer=_ignore_interrupts,
     )
     try:
-        submitted = {pool.submit(play_task, task): k for k, task in enumerate(tasks)}
-        pending: set[Future[GameSummary]] = set(submitted)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: submitted[f]):
-                keep(future.result())
+        with _stop_requests() as stop:
+            submitted = {pool.submit(play_task, task): k for k, task in enumerate(tasks)}
+            pending: set[Future[GameSummary]] = set(submitted)
+            while pending:
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=lambda f: submitted[f]):
+                    keep(future.result())
+                if stop.is_set():
+                    raise KeyboardInterrupt
     except BaseException:
         _stop(pool)
         raise
     pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _stop_requests() -> Iterator[threading.Event]:
+    """Ctrl-C and SIGTERM while the pool runs: an event the loop checks between waits.
+    Raised at any instant, the KeyboardInterrupt could leave a future's lock taken
+    inside ``wait`` and the pool's manager thread (and so the exit) stuck on it."""
+    stop = threading.Event()
+
+    def request(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = {sig: signal.signal(sig, request) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

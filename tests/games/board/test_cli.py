@@ -34,7 +34,8 @@ def test_a_whole_game_is_played_through_the_cli(players: int, tmp_path: Path) ->
         input="1\n" * 2000,
     )
     assert result.exit_code == 0, result.output
-    assert "game over" in result.output and "record saved" in result.output
+    assert "the game is over" in result.output and "record saved" in result.output
+    assert "You won" in result.output or "You lost" in result.output or "Draw" in result.output
     state = replay(GameRecord.load(record))
     assert state.is_terminal() and state.game.num_players == players
     again = runner.invoke(app, ["replay", str(record)])
@@ -83,14 +84,16 @@ def test_hotseat_and_variants_with_typed_actions() -> None:
             "board",
             "--players",
             "4",
-            "--vs",
+            "--seat",
             "human",
-            "--vs",
+            "--seat",
+            "human",
+            "--seat",
             "random",
-            "--vs",
+            "--seat",
             "human",
-            "--variant",
-            "teamplay",
+            "--set",
+            "teamplay=true",
             "--variant",
             "one-excluded",
             "--seed",
@@ -101,7 +104,7 @@ def test_hotseat_and_variants_with_typed_actions() -> None:
         input="end\n" * 50 + "1\n" * 1500,
     )
     assert result.exit_code == 0, result.output
-    assert "player 3's decision" in result.output and "game over" in result.output
+    assert "Seat 4's decision" in result.output and "the game is over" in result.output
 
 
 def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
@@ -109,7 +112,7 @@ def test_end_of_input_exits_cleanly(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["play", "board", "--seed", "3", "--record", str(record)], input="1\n1\n"
     )
-    assert result.exit_code == 0 and "input ended" in result.output
+    assert result.exit_code == 1 and "End of input" in result.output
     assert GameRecord.load(record).moves
 
 
@@ -127,7 +130,7 @@ def test_every_agent_with_its_budget_can_be_a_computer_seat(spec: str) -> None:
         input="1\n" * 400,
     )
     assert result.exit_code == 0, result.output
-    assert "game over" in result.output
+    assert "the game is over" in result.output
 
 
 def test_an_unknown_agent_is_refused_with_its_name() -> None:
@@ -145,12 +148,12 @@ def _two_humans(*extra: str) -> str:
 
 def test_one_excluded_hotseat_hands_the_terminal_over_between_humans() -> None:
     output = _two_humans("--variant", "one-excluded")
-    assert "Pass the terminal to player 0" in output
-    assert "Pass the terminal to player 1" in output
+    assert "Pass the terminal to Seat 1" in output
+    assert "Pass the terminal to Seat 2" in output
     # every decision screen of a human follows a handover to that human
     for player in (0, 1):
-        first_decision = output.index(f"player {player}'s decision")
-        assert output.rfind(f"Pass the terminal to player {player}", 0, first_decision) >= 0
+        first_decision = output.index(f"Seat {player + 1}'s decision")
+        assert output.rfind(f"Pass the terminal to Seat {player + 1}", 0, first_decision) >= 0
 
 
 def test_a_public_hotseat_game_needs_no_handover() -> None:
@@ -173,5 +176,5 @@ def test_the_handover_clears_a_real_terminal_before_and_after_the_pause(
     handover.face(1)
     handover.face(1)  # the same person again: no pause
     text = screen.getvalue()
-    assert text.count("Pass the terminal to player 1") == 1
+    assert text.count("Pass the terminal to Seat 2") == 1
     assert text.count("\x1b[2J") == 2  # cleared before the pause and after it

@@ -22,7 +22,7 @@ from koth.games.quiz.pack import (
     picture_type,
 )
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz" / "pack"
 runner = CliRunner()
 HEAD = "number,text,answer,accepted,comment,source,picture,partner,backup,part\n"
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from koth.core.errors import RecordError
 from koth.games.quiz.cli import quiz_app
 from koth.games.quiz.protocol import result_json, score_protocol
+from tests.cli_text import plain
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz"
 runner = CliRunner()
@@ -103,7 +104,7 @@ def test_q33_malformed_input_exits_2_without_traceback(
     tmp_path: Path, content: str, message: str
 ) -> None:
     result = score([str(write(tmp_path, content))])
-    assert result.exit_code == 2 and message in result.output
+    assert result.exit_code == 2 and message in plain(result.output)
     assert "Traceback" not in result.output
 
 
@@ -222,3 +223,28 @@ def test_q33_part_picks_the_semifinal_that_after_refers_to() -> None:
     unknown = score([str(path), "--part", "semifinal 3"])
     assert unknown.exit_code == 2
     assert "no part 'semifinal 3'" in unknown.output and "'semifinal 1'" in unknown.output
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_q33_explain_gives_every_result_its_reason(example: str) -> None:
+    result = score([str(EXAMPLES / example), "--explain", "--width", "300"])
+    assert result.exit_code == 0, result.output
+    kinds = ("King", "ordinary", "jump", "revolution")
+    teams = [
+        line
+        for line in result.output.splitlines()
+        if line.startswith("  ") and line.split(": ", 1)[-1].startswith(kinds)
+    ]
+    assert teams and all(" — " in line for line in teams)
+    for line in teams:
+        if ", no answer" in line:  # a missing answer is never told as a wrong one
+            assert "answered wrong" not in line and "wrong:" not in line
+    assert "Spur: 'used' = the team has used a spur (Q4)" in plain(result.output)
+
+
+def test_q33_explain_king_held_question_17() -> None:
+    result = score([str(EXAMPLES / "king_held.json"), "--explain", "--width", "300"])
+    ravens = next(
+        line for line in result.output.splitlines() if "Ravens: ordinary, right: 0" in line
+    )
+    assert "one step below the King's Peak without a Revolution: points, no step (Q8)" in ravens

@@ -10,7 +10,7 @@ import pytest
 
 from tests.server.quiz.helpers import QuizApi, bearer, values_of
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz" / "pack"
 PACK = (EXAMPLES / "pack.csv").read_text(encoding="utf-8")
 PNG = (EXAMPLES / "mountain.png").read_bytes()
 

@@ -24,7 +24,7 @@ from tests.server.quiz.test_browser import TIMEOUT_MS
 playwright_sync = pytest.importorskip("playwright.sync_api")
 expect = playwright_sync.expect
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz" / "pack"
 VIEWPORTS = [(1920, 1080), (1280, 720)]
 LANGS = {"en": "en-US", "ru": "ru-RU"}
 #: kept in docs/screenshots/: 8 and 50 teams at 1920x1080 in both languages

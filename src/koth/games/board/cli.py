@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from koth.core.chance import sample_outcome
 from koth.core.errors import IllegalActionError, InvalidActionError, InvalidParamsError
+from koth.core.players import seat_name
 from koth.core.record import GameRecord
 from koth.core.state import GameState
+from koth.games import terminal as term
 from koth.games.board.actions import GRAMMAR, Action
 from koth.games.board.game import BoardGame
-from koth.games.board.render import PLAYER_STYLES, board_renderable
-from koth.games.terminal import EndOfInput, Handover, OpponentFactory, play_services, read_line
+from koth.games.board.render import PLAYER_STYLES, board_renderable, ending_text
+from koth.games.board.state import BoardState, Phase
 
-HUMAN = "human"
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
 
 
@@ -28,17 +28,44 @@ def build_params(players: int, variant: list[str], settings: list[str]) -> dict[
     for name in variant:
         key = VARIANTS.get(name.lower().replace("_", "-"))
         if key is None:
-            raise InvalidParamsError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+            raise term.fail(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
         params[key] = True
-    for item in settings:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise InvalidParamsError(f"--set {item!r}: write key=value")
-        try:
-            params[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key.strip()] = value
+    params.update(term.parse_settings(settings))
     return params
+
+
+def option_groups(options: list[Action]) -> dict[str, list[tuple[int, str]]]:
+    """The numbered options, grouped as a player looks for them: recruits, each unit's
+    moves (by where it stands), attacks, alliances, ring turns, area moves, swaps, the
+    end of the turn. Each entry: its number and the rest of its notation."""
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for number, option in enumerate(options, 1):
+        words = str(option).split(" ")
+        if words[0] == "move" and len(words) >= 3:
+            origin, _, target = words[2].partition(">")
+            key, rest = f"move {words[1]} from {origin}", " ".join([">" + target, *words[3:]])
+        elif words[0] in ("attack", "ally") and len(words) >= 2:
+            key, rest = f"{words[0]} {words[1]}", " ".join(words[2:])
+        elif words[0] == "turn" and len(words) >= 3:
+            key, rest = "turn", f"{words[1].removeprefix('ring')} {words[2]}"
+        else:
+            key, rest = words[0], " ".join(words[1:])
+        groups.setdefault(key, []).append((number, rest or words[0]))
+    return groups
+
+
+def show_options(console: Console, options: list[Action]) -> None:
+    """Every option, grouped, one group a line; a long group wraps between entries, so a
+    number never parts from its action."""
+    for key, entries in option_groups(options).items():
+        line = Text(f"{key}:", style="bold")
+        for number, rest in entries:
+            entry = f"  {number}) {rest}"
+            if len(line.plain) + len(entry) > console.width:
+                console.print(line)
+                line = Text(" " * len(key))
+            line.append(entry)
+        console.print(line)
 
 
 class Table:
@@ -50,61 +77,56 @@ class Table:
         game: BoardGame,
         seats: list[str],
         seed: int | None,
-        make_opponent: OpponentFactory,
+        agents: dict[int, term.Opponent],
     ):
         self.console, self.game, self.seats = console, game, seats
         self.rng = random.Random(seed)
-        self.agents = {
-            seat: make_opponent(spec, game, seat, seed)
-            for seat, spec in enumerate(seats)
-            if spec != HUMAN
-        }
-        self.several_humans = seats.count(HUMAN) > 1
+        self.agents = agents
+        self.humans = {p for p, spec in enumerate(seats) if spec == term.HUMAN}
+        self.several_humans = len(self.humans) > 1
         # only the one-excluded variant has secrets (each seat's excluded type, until
         # the end): then a shared terminal hides each human's screen from the others
-        self.handover = Handover(console, self.several_humans and game.params.one_excluded)
+        self.handover = term.Handover(console, self.several_humans and game.params.one_excluded)
+
+    def who(self, player: int) -> str:
+        if player in self.humans:
+            return "You" if len(self.humans) == 1 else seat_name(player)
+        return f"{seat_name(player)} ({self.seats[player]})"
 
     def decide(self, state: GameState[Any, Any], player: int) -> Action:
         if player in self.agents:
             action: Action = self.agents[player](state, player, self.rng)
-            self.console.print(
-                f"P{player} ({self.seats[player]}): {action}",
-                style=PLAYER_STYLES[player],
-                highlight=False,
-            )
-            return action
-        return self.ask(state, player)
+        else:
+            action = self.ask(state, player)
+        term.say(self.console, f"{self.who(player)}: {action}", PLAYER_STYLES[player])
+        return action
 
     def ask(self, state: GameState[Any, Any], player: int) -> Action:
         console = self.console
         self.handover.face(player)
         if self.several_humans:
-            console.rule(f"player {player}'s decision", style=PLAYER_STYLES[player])
-        console.print(board_renderable(self.game, state.data, player))
+            console.rule(f"{seat_name(player)}'s decision", style=PLAYER_STYLES[player])
+        console.print(board_renderable(self.game, state.data, player, console.width))
         options: list[Action] = list(state.legal_actions(player))
-        for number, option in enumerate(options, 1):
-            end = "\n" if number % 3 == 0 or number == len(options) else ""
-            console.print(f"{number:>4}. {option!s:<36}", end=end, highlight=False)
+        show_options(console, options)
         while True:
-            text = read_line(f"player {player}> ").strip()
+            text = term.read_line(f"{seat_name(player)}> ").strip()
             if not text:
                 continue
             if text.lower() in ("?", "help"):
-                console.print(
-                    f"type a number from the list or an action: {GRAMMAR}", highlight=False
-                )
+                term.say(console, f"type a number from the list or an action: {GRAMMAR}")
                 continue
             if text.isdigit():
                 if 1 <= int(text) <= len(options):
                     chosen: Action = options[int(text) - 1]
                     return chosen
-                console.print(f"[red]choose a number from 1 to {len(options)}[/red]")
+                term.say(console, f"choose a number from 1 to {len(options)}", "red")
                 continue
             try:
                 action: Action = state.check_action(text, player)
                 return action
             except (InvalidActionError, IllegalActionError) as exc:
-                console.print(f"[red]{exc}[/red]", highlight=False)
+                term.say(console, str(exc), "red")
 
     def play(self) -> GameState[Any, Any]:
         state = self.game.new_initial_state()
@@ -113,16 +135,49 @@ class Table:
             if state.is_chance_node():
                 outcome = sample_outcome(state.chance_outcomes(), self.rng)
                 if not str(outcome).startswith("roll"):
-                    self.console.print(f"chance: {outcome}", style="dim", highlight=False)
+                    term.say(self.console, f"chance: {outcome}", "dim")
                 state.apply_action(outcome)
             elif state.is_simultaneous_node():
                 choices = {p: self.decide_secret(state, p) for p in state.acting_players()}
                 state.apply_actions(choices)
             else:
                 player = state.current_player()
-                state.apply_action(self.decide(state, player), player)
-        self.console.print(board_renderable(self.game, state.data, None))
+                before = state.data
+                action = self.decide(state, player)
+                state.apply_action(action, player)
+                self.announce_losses(before, state.data, player, action)
+        self.console.print(board_renderable(self.game, state.data, None, self.console.width))
         return state
+
+    def announce_losses(
+        self, before: BoardState, after: BoardState, player: int, action: Action
+    ) -> None:
+        """Dice forfeited at the end of a turn (B7.1) and turns skipped for want of dice
+        (B7.2), which the board alone would not show."""
+        if before.phase is not Phase.TURN or (
+            after.phase is Phase.TURN
+            and (after.turn == before.turn and after.round == before.round)
+        ):
+            return
+        left = len(after.dice[player]) if after.round == before.round else 0
+        paid = 0 if str(action).startswith("end") else (2 if "by pair" in str(action) else 1)
+        lost = len(before.dice[player]) - paid - left
+        if lost > 0:
+            term.say(
+                self.console,
+                f"{seat_name(player)} forfeits {lost} unused {'die' if lost == 1 else 'dice'} "
+                "(B7.1)",
+                "yellow",
+            )
+        n = self.game.num_players
+        last = after.turn if after.round == before.round and after.phase is Phase.TURN else 2 * n
+        for turn in range(before.turn + 1, last):
+            skipped = before.order[turn % n]
+            term.say(
+                self.console,
+                f"{seat_name(skipped)} has no dice left: its second turn is skipped (B7.2)",
+                "yellow",
+            )
 
     def decide_secret(self, state: GameState[Any, Any], player: int) -> Action:
         if player in self.agents:
@@ -134,44 +189,46 @@ class Table:
 def play_board(
     ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", min=2, max=4, help="2 to 4 players.")] = 2,
-    vs: Annotated[
-        list[str] | None,
-        typer.Option("--vs", help="Seats 1, 2, ... in order: an agent name or 'human'."),
-    ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option("--variant", help="countdown, one-excluded, teamplay (repeatable)."),
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Reproducible chance.")] = None,
-    record: Annotated[Path | None, typer.Option("--record", help="Save the game record.")] = None,
-    settings: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="A game parameter, e.g. round_limit=20 (repeatable)."),
-    ] = None,
+    seat: term.SeatOpt = None,
+    vs: term.VsOpt = None,
+    settings: term.SetOpt = None,
+    seed: term.SeedOpt = None,
+    record: term.RecordOpt = None,
+    width: term.WidthOpt = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", hidden=True)] = None,
 ) -> None:
-    """Play Florian Jehn's King of the Hill board game. Seat 0 is you; --vs fills the
-    other seats (default: random computer players; 'human' for hotseat)."""
-    console = Console(highlight=False)
-    opponents = list(vs or [])
-    if len(opponents) > players - 1:
-        console.print(f"[red]--vs names {len(opponents)} seats; only {players - 1} are free[/red]")
-        raise typer.Exit(2)
-    seats = [HUMAN, *opponents, *["random"] * (players - 1 - len(opponents))]
+    """Play Florian Jehn's King of the Hill board game in the terminal.
+
+    Options (--set): countdown=true, one_excluded=true, teamplay=true, round_limit=20,
+    target_points=30 and the others of docs/rules/board.md. Exit code 0 at the end of
+    the game, 1 when the input ends first, 2 on bad input.
+    """
+    console = term.console_for(width)
+    term.check_record_path(record)
+    seats = term.seat_specs(players, seat or [], vs or [])
     try:
         game = BoardGame(build_params(players, list(variant or []), list(settings or [])))
-        table = Table(console, game, seats, seed, play_services(ctx).make_opponent)
     except InvalidParamsError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(2) from None
+        raise term.fail(f"--set: {exc}") from None
+    table = Table(console, game, seats, seed, term.make_agents(ctx, game, seats, seed))
+    term.say(console, "  " + ", ".join(f"{table.who(p)} in {seat_name(p)}" for p in range(players)))
     try:
         state = table.play()
-    except EndOfInput:
-        console.print("\ninput ended: the game is abandoned")
+    except term.EndOfInput:
+        term.say(console, "End of input: the game is abandoned.", "yellow")
         if record is not None:
-            GameRecord.from_state(table.state, seed=seed, seats=seats).save(record)
-            console.print(f"record so far saved to {record}")
-        return
-    console.print(f"[bold]{state.outcome()}[/bold]  returns {list(state.returns())}")
+            so_far = GameRecord.from_state(table.state, seed=seed, seats=seats, finished=False)
+            term.save_record(console, so_far, record, "record so far")
+        raise typer.Exit(term.EXIT_ABANDONED) from None
+    outcome = state.outcome()
+    assert outcome is not None
+    if outcome.is_draw:
+        term.say(console, f"Draw: {ending_text(game, state.data)}", "bold")
+    else:
+        how = ending_text(game, state.data).split(" won ", 1)[1]
+        term.say(
+            console, term.ending_line(outcome.winners, table.humans, f"finished {how}", how), "bold"
+        )
     if record is not None:
-        GameRecord.from_state(state, seed=seed, seats=seats).save(record)
-        console.print(f"record saved to {record}")
+        final = GameRecord.from_state(state, seed=seed, seats=seats, finished=True)
+        term.save_record(console, final, record, "record")

@@ -130,5 +130,9 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
     def invariant_violations(self, state: BoardState) -> list[str]:
         return violations(self.rules, state)
 
+    def simultaneous_rule(self, state: BoardState) -> str | None:
+        # the one simultaneous choice: the one-excluded variant's secret exclusion
+        return "B16.2"
+
     def render(self, state: BoardState, player: PlayerId | None) -> str:
         return render_text(self, state, player)

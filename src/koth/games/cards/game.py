@@ -208,7 +208,18 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
         return violations(state, self.params)
 
     # ------------------------------------------------------------- rendering
+    def simultaneous_rule(self, state: CardsState) -> str | None:
+        # the reserve is chosen card by card in secret (C4.1); attacks are made so (C6)
+        return "C4.1" if state.phase is Phase.RESERVE else "C6"
+
     def render(self, state: CardsState, player: PlayerId | None) -> str:
         from koth.games.cards.render import render_text
 
-        return render_text(self.view(state, player))
+        view = self.view(state, player)
+        if player is None and self.outcome(state) is not None:
+            # everything is public once the game is over: each seat's hand and reserve
+            for seat, info in enumerate(view["players"]):
+                own = self.view(state, seat)["players"][seat]
+                info.update(hand=own["hand"], reserve=own["reserve"])
+                info.update(hand_count=len(own["hand"]), reserve_count=len(own["reserve"]))
+        return render_text(view)

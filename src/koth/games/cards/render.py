@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from koth.core.players import seat_name
 from koth.games.cards.tables import ROWS, SUIT_SYMBOLS, SUITS
 
 _CELL = 11
@@ -41,11 +42,11 @@ def _attack_text(notation: str) -> Text:
     return _cards_text([notation[i : i + 2] for i in range(0, len(notation), 2)])
 
 
-def _stack_cell(stack: dict[str, Any]) -> Text:
-    """``[K 8♣ x1]`` for a stack that may be chosen, `` K 8♣ x1 `` otherwise."""
+def _stack_cell(stack: dict[str, Any], choosing: bool) -> Text:
+    """``[K 8♣ x1]`` for a stack that may be chosen now, `` K 8♣ x1 `` otherwise."""
     if stack["gone"]:
         return Text(f" {stack['name']}  --".ljust(_CELL), style="dim")
-    available = stack["available"]
+    available = choosing and stack["available"]
     cell = Text("[" if available else " ", style="bold cyan" if available else "")
     cell.append(stack["name"] + " ", style="bold cyan" if available else "bold")
     if stack["top"]:
@@ -63,30 +64,33 @@ def table_text(view: dict[str, Any]) -> Text:
     out = Text()
     out.append(f"King of the Hill (cards) - phase: {view['phase']}", style="bold")
     viewer = view["viewer"]
-    out.append(f"   you: {'spectator' if viewer is None else f'player {viewer}'}\n")
+    out.append(f"   you: {'spectator' if viewer is None else seat_name(viewer)}\n")
+    # only while a stack is being chosen do the brackets mean anything
+    choosing = view["phase"] == "choose"
     width = len(ROWS[-1]) * _CELL
     for row in ROWS:
         line = Text(" " * ((width - len(row) * _CELL) // 2))
         for stack in row:
-            line.append_text(_stack_cell(view["pyramid"][stack]))
+            line.append_text(_stack_cell(view["pyramid"][stack], choosing))
             line.append(" ")
         out.append_text(line)
         out.append("\n")
-    out.append("[X] = may be chosen\n" if view["phase"] != "deal" else "\n", style="dim")
+    out.append("[X] = may be chosen\n" if choosing else "\n", style="dim")
     for player, info in enumerate(view["players"]):
         hand = "?" if info["hand_count"] is None else info["hand_count"]
         reserve = "?" if info["reserve_count"] is None else info["reserve_count"]
         joker = f", Joker in {info['joker']}" if info["joker"] else ""
-        out.append(f"player {player}: {hand} in hand, {reserve} in reserve{joker}")
+        out.append(f"{seat_name(player)}: {hand} in hand, {reserve} in reserve{joker}")
         if info["known_cards"] and player != viewer:
             out.append(" (known: ")
             out.append_text(_cards_text(info["known_cards"]))
             out.append(")")
         out.append("\n")
         if "hand" in info:
-            out.append("  your hand:    ")
+            whose = "your" if player == viewer else "its"
+            out.append(f"  {whose} hand:    ")
             out.append_text(_cards_text(info["hand"]))
-            out.append("\n  your reserve: ")
+            out.append(f"\n  {whose} reserve: ")
             out.append_text(_cards_text(info["reserve"]))
             out.append("\n")
     out.append("discards: ")
@@ -95,9 +99,9 @@ def table_text(view: dict[str, Any]) -> Text:
     if view["stack"]:
         out.append(f"fighting for stack {view['stack']}", style="bold")
         for number, (first, second) in enumerate(view["rounds"], 1):
-            out.append(f"\n  attack {number}: player 0 ")
+            out.append(f"\n  attack {number}: {seat_name(0)} ")
             out.append_text(_attack_text(first))
-            out.append(" vs player 1 ")
+            out.append(f" vs {seat_name(1)} ")
             out.append_text(_attack_text(second))
             out.append("  - tie, break it from the reserves")
         out.append("\n")
@@ -105,7 +109,7 @@ def table_text(view: dict[str, Any]) -> Text:
         out.append_text(_fight_text(view["log"][-1]))
     if view["assignment"]:
         a = view["assignment"]
-        out.append(f"player {a['winner']} assigns won cards: {a['remaining']} left")
+        out.append(f"{seat_name(a['winner'])} assigns won cards: {a['remaining']} left")
         if "pending" in a:
             out.append("  (")
             out.append_text(_cards_text(a["pending"]))
@@ -115,7 +119,7 @@ def table_text(view: dict[str, Any]) -> Text:
 
 
 def _fight_text(fight: dict[str, Any]) -> Text:
-    out = Text(f"last fight, stack {fight['stack']} (chosen by player {fight['chooser']}):")
+    out = Text(f"last fight, stack {fight['stack']} (chosen by {seat_name(fight['chooser'])}):")
     for first, second in fight["rounds"]:
         out.append(" ")
         out.append_text(_attack_text(first))
@@ -125,7 +129,7 @@ def _fight_text(fight: dict[str, Any]) -> Text:
     if fight["discarded"]:
         out.append(" both Jokers: stack discarded\n")
     else:
-        out.append(f" player {fight['winner']} won {fight['size']} card(s)\n")
+        out.append(f" {seat_name(fight['winner'])} won {fight['size']} card(s)\n")
     return out
 
 

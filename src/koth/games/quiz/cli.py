@@ -14,6 +14,12 @@ from koth.games.quiz.pack import PackError, check_picture, pack_form, parse_pack
 from koth.games.quiz.protocol import load_protocol, result_json, score_protocol
 from koth.games.quiz.render import pack_table, situation_table, tie_lines
 from koth.games.quiz.situation import situation
+from koth.games.terminal import KothCommand, fail
+
+SPUR_LEGEND = (
+    "Spur: 'used' = the team has used a spur (Q4); [3, 7] = its spur cells, shown once "
+    "the game is over (Q20)."
+)
 
 quiz_app = typer.Typer(help="The quiz game King of the Hill (rules 1.2.2).", no_args_is_help=True)
 
@@ -23,7 +29,7 @@ def _quiz() -> None:
     """The quiz game King of the Hill (rules 1.2.2)."""
 
 
-@quiz_app.command("score")
+@quiz_app.command("score", cls=KothCommand)
 def score(
     protocol: Path = typer.Argument(..., help="The protocol of a played game (JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Print the situation as JSON."),
@@ -39,6 +45,9 @@ def score(
     show_explain: bool = typer.Option(
         False, "--explain", help="Print, per question, what happened to each team and why."
     ),
+    width: int | None = typer.Option(
+        None, "--width", min=40, help="Columns to draw for (default: the terminal's, 80 piped)."
+    ),
 ) -> None:
     """Score PROTOCOL and print the game situation after its last question."""
     try:
@@ -46,8 +55,7 @@ def score(
         data = result_json(result, after, part_name)
         chosen = result.part(part_name)
     except KothError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     if as_json:
         if show_explain:
             data["explain"] = {
@@ -55,7 +63,7 @@ def score(
             }
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    console = Console(width=120)
+    console = Console(width=width)
     # a part named with --part is shown alone; otherwise every part, in order
     for part in [chosen] if part_name is not None else result.parts:
         shown = part is chosen
@@ -69,6 +77,7 @@ def score(
         console.print(situation_table(s, title))
         for line in tie_lines(s):
             console.print(line, markup=False, highlight=False)
+    console.print(SPUR_LEGEND, markup=False, highlight=False)
 
 
 pack_app = typer.Typer(help="Question packs (CSV, JSON or YAML).", no_args_is_help=True)

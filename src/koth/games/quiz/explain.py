@@ -6,12 +6,40 @@ itself keeps no per-team report (it stays fast for 10,000 teams).
 
 from __future__ import annotations
 
+from koth.games.quiz.config import QuizConfig
 from koth.games.quiz.state import QuizState
 
 
 def _count(value: int, word: str) -> str:
     unit = word if abs(value) == 1 else word + "s"
     return f"{value:+d} {unit}" if value else f"0 {word}s"
+
+
+def _why(
+    config: QuizConfig, position: int, kind: str, jumped: bool, judged: bool | None, steps: int
+) -> str:
+    """Why a team without a note of the fold moved as it did: its answer and its place."""
+    missing = "no answer"
+    if kind == "King":
+        if judged:
+            return "the King scores a right answer and keeps the Peak (Q9)"
+        return f"{missing if judged is None else 'wrong'}: the King is never moved down (Q9)"
+    if kind == "revolution" and not judged:
+        why = missing if judged is None else "wrong"
+        return f"{why}: a Revolution scores nothing and moves nobody down (Q22)"
+    if jumped:
+        if judged:
+            return "a right jump: two steps up, two points (Q3)"
+        why = "no answer to a jump" if judged is None else "a wrong jump"
+        floor = ", but never below 0" if steps == 0 else ""
+        return f"{why}: one step down{floor} (Q3)"
+    if not judged:
+        return f"{missing}: no move, no points (Q2)" if judged is None else "wrong: no move (Q2)"
+    if position >= config.steps:
+        return "on the Peak: points, no step (Q15)"
+    if position == config.steps - 1 and steps == 0:
+        return "one step below the King's Peak without a Revolution: points, no step (Q8)"
+    return "right: one step up, one point (Q2)"
 
 
 def explain_question(state: QuizState, number: int) -> list[str]:
@@ -39,7 +67,8 @@ def explain_question(state: QuizState, number: int) -> list[str]:
         judged = record.judged[i]
         answer = "no answer" if judged is None else ("right" if judged else "wrong")
         extras = []
-        if before.position[i] in before.spurs_left[i]:
+        spur = before.position[i] in before.spurs_left[i]
+        if spur:
             extras.append("spur")
         if record.partner and judged:
             extras.append("partner")
@@ -50,11 +79,22 @@ def explain_question(state: QuizState, number: int) -> list[str]:
             f"  {name}: {kind}, {answer}{tags}: {_count(steps, 'step')}, {_count(points, 'point')}"
         )
         team_notes = [n.text for n in notes if n.team == name]
-        if team_notes:
-            text += " — " + "; ".join(team_notes)
+        if judged is None:
+            # the fold's notes say "answered wrong" for both; a missing answer is told apart
+            team_notes = [t.replace("answered wrong", "gave no answer") for t in team_notes]
+        if not team_notes:
+            jumped = declared == "jump" and name not in downgraded
+            team_notes = [_why(config, before.position[i], kind, jumped, judged, steps)]
+        if spur:
+            team_notes.append(
+                "spur used up" + (": +1 point (Q4)" if judged else " without a point (Q4, Q19)")
+            )
+        if record.partner and judged:
+            team_notes.append("partner question: +1 point (Q5)")
+        text += " — " + "; ".join(team_notes)
         lines.append(text)
-    if after.finished:
-        lines.append(f"  Game over: {after.reason}.")
+    if after.finished and after.reason is not None:
+        lines.append(f"  Game over: {after.reason.text} ({after.reason.rule}).")
     return lines
 
 

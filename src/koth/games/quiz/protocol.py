@@ -166,8 +166,19 @@ def score_protocol(doc: Any) -> ProtocolResult:
     question number as ``index`` and the rule)."""
     if not isinstance(doc, Mapping):
         raise RecordError("a protocol is a JSON object")
+    shape = doc.get("format")
+    if isinstance(shape, str) and shape.startswith("koth-record"):
+        raise RecordError(
+            f"this is a game record of {doc.get('game', 'a game')!r}, not a quiz protocol: "
+            "check it with `koth replay`"
+        )
+    if shape is not None and not isinstance(shape, Mapping):
+        raise RecordError(
+            f"format: {shape!r} is not an object; a protocol's format reads "
+            '{"kind": "single"} or {"kind": "semifinals", "qualifiers": 3} (rule Q32)'
+        )
     try:
-        if "format" in doc and (doc.get("format") or {}).get("kind") == "semifinals":
+        if shape is not None and shape.get("kind") == "semifinals":
             return _score_event(EventIn.model_validate(doc))
         data = dict(doc)
         data.pop("format", None)
