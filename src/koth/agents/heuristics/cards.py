@@ -337,7 +337,8 @@ def cards_observer_key(game: Game[Any, Any, Any], state: Any, observer: int) -> 
         state.stack,
         state.rounds,
         state.gone,
-        state.discards,
+        state.discards & ~state.buried,  # C9.1: a discarded stack's hidden cards
+        state.buried.bit_count(),
         state.hands[observer],
         state.reserves[observer],
         counts,
