@@ -85,3 +85,38 @@ def test_games_without_a_playout_keep_the_step_by_step_policy() -> None:
     game = load_game("board")
     assert state_playout(game) is None
     assert not isinstance(heuristic_rollout_policy(game, 0.1), PlayoutRollout)
+
+
+def reference_board_rollout_choice(game: Any, state: Any, player: int, rng: random.Random) -> Any:
+    """The board's rollout policy as first written: every legal action scored by
+    ``state_score`` plus one random draw, the highest first."""
+    from koth.agents.heuristics.board import _StateTable, state_score
+
+    legal = game.legal_actions(state, player)
+    if len(legal) == 1:
+        return legal[0]
+    table = _StateTable(state.units, player, game.num_players)
+    best, best_score = legal[0], -1e18
+    for action in legal:
+        score = state_score(action, table) + rng.random()
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
+def test_the_board_rollout_policy_chooses_as_the_reference(seed: int, players: int) -> None:
+    from koth.agents.heuristics.board import board_rollout_policy
+
+    game = load_game("board", {"num_players": players, "round_limit": 60})
+    states = states_of_a_random_game(game, seed)
+    for k, state in enumerate(states[:: max(1, len(states) // 150)]):
+        to_move = game.to_move(state)
+        if to_move.kind is not NodeKind.PLAYER:
+            continue
+        player = to_move.players[0]
+        one, two = random.Random(seed + k), random.Random(seed + k)
+        expected = reference_board_rollout_choice(game, state, player, one)
+        assert board_rollout_policy(game, state, player, two) == expected
+        assert one.getstate() == two.getstate()
