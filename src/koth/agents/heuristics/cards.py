@@ -272,7 +272,7 @@ def _choose_fast(
             score = 1000.0 if strong else -50.0
         else:
             cards = stacks[stack]
-            score = 3 * len(cards) + (CARD_VALUES[cards[-1]] if cards else 0)
+            score = float(3 * len(cards) + (CARD_VALUES[cards[-1]] if cards else 0))
             if apex_closed and not strong and stack_available(gone | 1 << stack, APEX):
                 score -= 40
         if score > best_score:
