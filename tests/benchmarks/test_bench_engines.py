@@ -61,3 +61,8 @@ def test_the_gamestate_comparison_names_a_revision_it_cannot_read() -> None:
         [*command, "--against", "no-such-revision"], capture_output=True, text=True, timeout=120
     )
     assert done.returncode != 0 and "no-such-revision" in done.stderr
+
+
+def test_the_search_games_benchmark_prints_cpu_time_and_every_game_s_returns() -> None:
+    out = _run("bench_search_games.py", "cards", "ismcts:iters=5", "--seeds", "0,1")
+    assert "s CPU" in out and out.count("1.0") >= 2  # two games, each won by someone

@@ -16,9 +16,11 @@ from typing import Any, Final
 
 from koth.agents.heuristics import (
     HeuristicPolicy,
+    Playout,
     evaluator,
     heuristic_policy,
     state_evaluator,
+    state_playout,
     state_rollout,
 )
 from koth.core.chance import sample_outcome
@@ -328,11 +330,35 @@ class _NoisyRollout:
         return self.chosen(game, data, player, rng)
 
 
+class PlayoutRollout:
+    """``chosen`` (with ``epsilon`` as in ``_NoisyRollout``) where the game also
+    registered the whole playout of that policy in one call: ``rollout`` hands it the
+    rollout, which then builds no state per step."""
+
+    __slots__ = ("chosen", "epsilon", "playout")
+
+    def __init__(self, chosen: RolloutPolicy, epsilon: float, playout: Playout) -> None:
+        self.chosen = chosen
+        self.epsilon = epsilon
+        self.playout = playout
+
+    def __call__(
+        self, game: Game[Any, Any, Any], data: Any, player: PlayerId, rng: random.Random
+    ) -> Any:
+        if self.epsilon > 0 and rng.random() < self.epsilon:
+            legal = game.legal_actions(data, player)
+            return legal[rng.randrange(len(legal))]
+        return self.chosen(game, data, player, rng)
+
+
 def heuristic_rollout_policy(game: Game[Any, Any, Any], epsilon: float = 0.0) -> RolloutPolicy:
     """The game's heuristic on the sampled state: its fast state-reading version when
     the game registered one, else the rule-based policy fed with the player's view.
     With ``epsilon`` a uniformly random legal action is played instead that often."""
     fast = state_rollout(game)
+    playout = state_playout(game)
+    if fast is not None and playout is not None:
+        return PlayoutRollout(fast, epsilon, playout)
     chosen: RolloutPolicy = _ViewRollout(heuristic_policy(game)) if fast is None else fast
     return _NoisyRollout(chosen, epsilon) if epsilon > 0 else chosen
 
@@ -364,7 +390,12 @@ def rollout(
 ) -> tuple[float, ...]:
     """Play ``data`` on with ``policy`` and sampled chance for at most ``max_steps``;
     the returns at the end, or the game's evaluation (else zeros) if cut short."""
-    for _ in range(max_steps):
+    whole = policy if isinstance(policy, PlayoutRollout) else None
+    for step in range(max_steps):
+        if whole is not None:
+            done = whole.playout(game, data, rng, whole.epsilon, max_steps - step)
+            if done is not None:
+                return done
         to_move = game.to_move(data)
         kind = to_move.kind
         if kind is NodeKind.TERMINAL:

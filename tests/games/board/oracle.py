@@ -192,8 +192,11 @@ def may_end(pos: Position, p: int, unit: int, loc: int) -> bool:
         return False
     if unit == FIGHTER:  # B11: a single fighter never enters an enemy blocker's tile
         return pos.enemy_count(p, loc, (BLOCKER,)) == 0
-    # B12, B12.3: blockers never enter a tile with an enemy fighter or blocker
-    return pos.enemy_count(p, loc, (FIGHTER, BLOCKER)) == 0
+    # B12: blockers never enter a tile with an enemy fighter; B12.3: with the option,
+    # nor one with an enemy blocker
+    if pos.params.blockers_avoid_blockers:
+        return pos.enemy_count(p, loc, (FIGHTER, BLOCKER)) == 0
+    return pos.enemy_count(p, loc, (FIGHTER,)) == 0
 
 
 def destinations(pos: Position, p: int, unit: int, src: int) -> set[int]:
@@ -233,10 +236,17 @@ def moves(pos: Position, p: int) -> list[Action]:
 
 # ------------------------------------------------------------------- fighting
 def enemy_blockers(pos: Position, p: int) -> list[tuple[int, int]]:
-    """(tile, owner) of every enemy blocker on a ring tile or the center."""
-    return [
-        (loc, q) for loc in range(CENTER + 1) for q in pos.enemies(p) if pos.count(q, loc, BLOCKER)
-    ]
+    """(tile, owner) of every ring tile or the center with an enemy blocker; where
+    several enemies' blockers share it, the owner is the one an attack kills: the first
+    after ``p`` in turn order (B12.4)."""
+    order = list(pos.s.order)
+    after_p = order[order.index(p) + 1 :] + order[: order.index(p)]
+    result = []
+    for loc in range(CENTER + 1):
+        owners = [q for q in after_p if pos.count(q, loc, BLOCKER)]
+        if owners:
+            result.append((loc, owners[0]))
+    return result
 
 
 def fighter_origins(pos: Position, player: int, target: int) -> list[int]:

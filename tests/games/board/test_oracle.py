@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from koth.core.chance import sample_outcome
 from koth.core.players import NodeKind
@@ -17,7 +19,7 @@ from koth.games.board.actions import Action
 from tests.games.board import oracle
 
 #: (name, options): every variant and player count, and the movement options that
-#: change the search (ranges, runners blocked by their own units)
+#: change the search (ranges, what stops runners and blockers)
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("2 players", {"num_players": 2}),
     ("3 players", {"num_players": 3}),
@@ -36,11 +38,17 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
         {"num_players": 4, "fighter_range": 2, "blocker_range": 2, "runner_range": 2},
     ),
     ("short runners", {"num_players": 2, "runner_range": 1, "runner_first_round": 1}),
-    ("runners blocked by own", {"num_players": 3, "runners_blocked_by_own": True}),
+    ("runners pass own units", {"num_players": 3, "runners_blocked_by_own": False}),
     (
-        "runners blocked by own, long ranges",
-        {"num_players": 4, "runners_blocked_by_own": True, "fighter_range": 2, "runner_range": 4},
+        "runners pass own units, long ranges",
+        {"num_players": 4, "runners_blocked_by_own": False, "fighter_range": 2, "runner_range": 4},
     ),
+    ("blockers avoid blockers", {"num_players": 3, "blockers_avoid_blockers": True}),
+    (
+        "earlier readings, 4 players",
+        {"num_players": 4, "runners_blocked_by_own": False, "blockers_avoid_blockers": True},
+    ),
+    ("shared blockers, long ranges", {"num_players": 4, "blocker_range": 3, "runner_range": 4}),
 ]
 #: decision states checked per variant (under a second each)
 STATES_PER_VARIANT = 1500
@@ -115,3 +123,21 @@ def test_the_oracle_is_not_the_engine() -> None:
     assert "move runner 1.0>1.2" not in texts  # B10: 1.1 holds an enemy fighter
     assert "move runner 1.0>2.0" in texts
     assert disagreement(game, state) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 2**32 - 1),
+    depth=st.integers(0, 600),
+)
+def test_property_engine_equals_oracle_on_random_reachable_states(
+    variant: tuple[str, dict[str, Any]], seed: int, depth: int
+) -> None:
+    """Any seed, any variant, any depth of random play: the engine lists exactly what
+    the oracle lists."""
+    name, options = variant
+    game = BoardGame(**options)
+    *_, state = decision_states(game, seed, depth + 1)
+    problem = disagreement(game, state)
+    assert problem is None, f"{name}, seed {seed}, state {depth + 1}: {problem}\n{state!r}"

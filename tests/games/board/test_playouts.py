@@ -24,13 +24,14 @@ def game_for(seed: int) -> BoardGame:
         "countdown": rng.random() < 0.3,
         "one_excluded": rng.random() < 0.3,
         "teamplay": players == 4 and rng.random() < 0.4,
-        "runners_blocked_by_own": rng.random() < 0.2,
+        "runners_blocked_by_own": rng.random() < 0.8,
         "score_own_turns_only": rng.random() < 0.2,
         "fighter_range": rng.choice((1, 1, 2)),
         "blocker_range": rng.choice((1, 1, 2)),
         "target_points": rng.choice((3, 6, 10)),
         "countdown_start": rng.choice((3, 8)),
         "round_limit": rng.choice((8, 20, 40)),
+        "blockers_avoid_blockers": rng.random() < 0.2,
     }
     return BoardGame(**params)
 

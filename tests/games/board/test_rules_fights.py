@@ -27,16 +27,30 @@ def test_b10_runners_never_enter_or_pass_enemy_fighters_and_blockers() -> None:
         play(G2, blocked, "move runner 2.0>2.1")
 
 
-def test_b10_option_own_fighters_block_too() -> None:
-    game = BoardGame(runners_blocked_by_own=True)
-    state = make_state(game, units={(0, "2.0"): "R1", (0, "2.1"): "B1"}, dice={0: (3,)})
-    assert "2.2" not in moves_of(game, state, "runner", "2.0")
-    assert "2.2" in moves_of(
-        G2,
-        make_state(G2, units={(0, "2.0"): "R1", (0, "2.1"): "B1"}, dice={0: (3,)}),
-        "runner",
-        "2.0",
-    )
+@pytest.mark.parametrize(
+    ("blocked_by_own", "own", "reach_2_1", "reach_2_2"),
+    [
+        (True, "B1", False, False),  # B10 by default: any blocker stops a runner
+        (True, "F1", False, False),  # ... and any fighter
+        (True, "R1", True, True),  # runners never stop runners
+        (False, "B1", True, True),  # the option: own units neither stop nor block
+        (False, "F1", True, True),
+    ],
+)
+def test_b10_runners_are_stopped_by_any_fighter_or_blocker_by_default(
+    blocked_by_own: bool, own: str, reach_2_1: bool, reach_2_2: bool
+) -> None:
+    game = BoardGame(runners_blocked_by_own=blocked_by_own)
+    state = make_state(game, units={(0, "2.0"): "R1", (0, "2.1"): own}, dice={0: (3,)})
+    reach = moves_of(game, state, "runner", "2.0")
+    assert ("2.1" in reach) is reach_2_1 and ("2.2" in reach) is reach_2_2
+    if blocked_by_own and own != "R1":
+        with pytest.raises(IllegalActionError, match="B10"):
+            play(game, state, "move runner 2.0>2.1")
+
+
+def test_b10_the_default_is_the_text_reading() -> None:
+    assert BoardGame().params.runners_blocked_by_own is True
 
 
 def test_b10_1_own_area_stays_open_and_pushed_runners_land_anywhere() -> None:
@@ -156,11 +170,71 @@ def test_b12_2_push_into_the_blockers_area_kills() -> None:
     assert after.hand[3] == 2 and code_at(after, 1, "A1") == ""
 
 
-def test_b12_3_blockers_never_join_an_enemy_blocker() -> None:
-    state = make_state(G2, units={(0, "2.1"): "B1", (1, "2.2"): "B1"}, dice={0: (3,)})
-    assert "2.2" not in moves_of(G2, state, "blocker", "2.1")
+def test_b12_3_option_blockers_never_join_an_enemy_blocker() -> None:
+    game = BoardGame(blockers_avoid_blockers=True)
+    state = make_state(game, units={(0, "2.1"): "B1", (1, "2.2"): "B1"}, dice={0: (3,)})
+    assert "2.2" not in moves_of(game, state, "blocker", "2.1")
     with pytest.raises(IllegalActionError, match=r"B12\.3"):
-        play(G2, state, "move blocker 2.1>2.2")
+        play(game, state, "move blocker 2.1>2.2")
+
+
+@pytest.mark.parametrize(
+    ("enemy", "joined", "pushed"),
+    [
+        ("B1", True, ""),  # B12.3: the blocker joins the enemy blocker; nobody fights
+        ("B1R1", True, "R1"),  # B12: the enemy runners are pushed outward all the same
+        ("B2R2", True, "R2"),
+        ("B1F1", False, ""),  # B12: never onto an enemy fighter, blocker or not
+    ],
+)
+def test_b12_3_blockers_may_join_an_enemy_blocker_by_default(
+    enemy: str, joined: bool, pushed: str
+) -> None:
+    state = make_state(G2, units={(0, "3.1"): "B1", (1, "3.2"): enemy}, dice={0: (3,)})
+    assert ("3.2" in moves_of(G2, state, "blocker", "3.1")) is joined
+    if not joined:
+        return
+    after = play(G2, state, "move blocker 3.1>3.2")
+    assert code_at(after, 0, "3.2") == "B1"
+    assert code_at(after, 1, "3.2") == enemy[:2]  # the enemy blocker stays, unharmed
+    assert code_at(after, 1, "2.2") == pushed
+    assert G2.legal_actions(after, 1)  # the shared tile is a legal position
+
+
+@pytest.mark.parametrize(
+    ("order", "killed", "spared"),
+    [
+        ((0, 1, 2), 1, 2),  # seat 1 comes first after the attacker
+        ((0, 2, 1), 2, 1),  # seat 2 does
+    ],
+)
+def test_b12_4_an_assault_on_a_shared_tile_kills_the_next_enemy_in_turn_order(
+    order: tuple[int, ...], killed: int, spared: int
+) -> None:
+    from koth.games.board.state import evolve
+
+    state = make_state(
+        G3,
+        units={(0, "2.1"): "F1", (0, "2.3"): "F1", (1, "2.2"): "B1", (2, "2.2"): "B1"},
+        dice={0: (3, 4)},
+    )
+    state = evolve(state, order=order)
+    listed = [str(a) for a in G3.legal_actions(state, 0)]
+    assert listed.count("attack 2.2 lose 2.1 keep 2.3") == 1
+    after = play(G3, state, "attack 2.2 lose 2.1 keep 2.3")
+    assert code_at(after, killed, "2.2") == "" and code_at(after, spared, "2.2") == "B1"
+    # another enemy blocker still holds the tile: the survivor stays where it was (B11.2)
+    assert code_at(after, 0, "2.3") == "F1" and code_at(after, 0, "2.2") == ""
+
+
+def test_b12_4_an_assault_next_to_an_own_blocker_moves_in() -> None:
+    state = make_state(
+        G2,
+        units={(0, "2.1"): "F1", (0, "2.3"): "F1", (0, "2.2"): "B1", (1, "2.2"): "B1"},
+        dice={0: (3, 4)},
+    )
+    after = play(G2, state, "attack 2.2 lose 2.1 keep 2.3")
+    assert code_at(after, 1, "2.2") == "" and code_at(after, 0, "2.2") == "F1B1"
 
 
 def alliance_state() -> object:

@@ -185,11 +185,46 @@ def test_c9_both_jokers_discard_the_stack_and_the_turn_passes(in_tiebreak: bool)
     assert data.gone >> 10 & 1 and data.stacks[10] == ()
 
 
-def test_c9_1_a_discarded_stack_lies_face_up_in_the_discards() -> None:
-    table = handle(position(hands=("JK", "JK"), stacks={"K": "7h"}))
-    table.apply_action("stack K")
+def discarded_two_card_stack(**params: Any) -> GameState[CardsState, Any]:
+    """Stack G (``2c`` face down under ``7h``) discarded after both Jokers."""
+    table = handle(position(hands=("JK Ah", "JK Ad"), stacks={"G": "2c 7h"}, gone="K"), **params)
+    table.apply_action("stack G")
     table.apply_actions({0: "JK", 1: "JK"})
-    assert "7h" in table.view(None)["discards"]
+    assert table.data.log[-1].winner == -1
+    return table
+
+
+@pytest.mark.parametrize(
+    ("params", "shown", "face_down"),
+    [
+        ({}, "7h", 1),  # C9.1 by default: only the top card was ever shown
+        ({"reveal_discarded_stacks": False}, "7h", 1),
+        ({"reveal_discarded_stacks": True}, "2c 7h", 0),  # the earlier reading
+    ],
+)
+@pytest.mark.parametrize("viewer", [0, 1, None])
+def test_c9_1_a_discarded_stack_shows_only_its_top_card(
+    params: dict[str, Any], shown: str, face_down: int, viewer: int | None
+) -> None:
+    table = discarded_two_card_stack(**params)
+    view = table.view(viewer)
+    assert [c for c in ("2c", "7h") if c in view["discards"]] == shown.split()
+    assert view["discards_face_down"] == face_down
+    assert "2c" not in str(view) or "2c" in shown
+
+
+def test_c9_1_the_hidden_cards_are_redrawn_and_shown_at_the_end() -> None:
+    import random
+    from dataclasses import replace
+
+    table = discarded_two_card_stack()
+    data = table.data
+    game = CardsGame()
+    redrawn = {game.resample_hidden(data, 0, random.Random(seed)).buried for seed in range(40)}
+    assert len(redrawn) > 1 and all(b.bit_count() == 1 for b in redrawn)
+    over = replace(data, phase=Phase.OVER)
+    assert "2c" in game.view(over, 1)["discards"]
+    assert game.view(over, 1)["discards_face_down"] == 0
 
 
 def test_c10_attack_cards_are_discarded_and_visible_jokers_go_home() -> None:

@@ -82,6 +82,14 @@ observer's views are equal (a stand-in for ``information_state_string``)."""
 StateEvaluator = Callable[[Game[Any, Any, Any], Any], tuple[float, ...]]
 """``(game, sampled_state_data) -> estimated returns`` from public facts of the state."""
 
+Playout = Callable[
+    [Game[Any, Any, Any], Any, random.Random, float, int], "tuple[float, ...] | None"
+]
+"""``(game, sampled_state_data, rng, epsilon, max_steps) -> returns or None``: the whole
+rollout of the fast policy (a random legal action instead with probability
+``epsilon``) in one call, with exactly the actions and random draws of playing it step
+by step; None where it does not apply, and the rollout then goes step by step."""
+
 Ranking = Callable[[Game[Any, Any, Any], Any, PlayerId], list[Any]]
 """``(game, sampled_state_data, player) -> legal actions, most promising first``."""
 
@@ -89,6 +97,7 @@ _ROLLOUTS: dict[str, StateRollout] = {}
 _RANKINGS: dict[str, Ranking] = {}
 _KEYS: dict[str, ObserverKey] = {}
 _STATE_EVALUATORS: dict[str, StateEvaluator] = {}
+_PLAYOUTS: dict[str, Playout] = {}
 
 
 def register_rollout(
@@ -97,9 +106,13 @@ def register_rollout(
     observer_key: ObserverKey | None = None,
     state_evaluator: StateEvaluator | None = None,
     ranking: Ranking | None = None,
+    playout: Playout | None = None,
 ) -> None:
     """Search helpers of ``game_name``: a fast heuristic rollout policy, a cheap
-    observer key, a state evaluator and an action ranking (each optional)."""
+    observer key, a state evaluator, an action ranking and the policy's whole playout
+    in one call (each optional)."""
+    if playout is not None:
+        _PLAYOUTS[game_name] = playout
     if ranking is not None:
         _RANKINGS[game_name] = ranking
     if policy is not None:
@@ -113,6 +126,11 @@ def register_rollout(
 def state_rollout(game: Game[Any, Any, Any]) -> StateRollout | None:
     _load_builtin(game.name)
     return _ROLLOUTS.get(game.name)
+
+
+def state_playout(game: Game[Any, Any, Any]) -> Playout | None:
+    _load_builtin(game.name)
+    return _PLAYOUTS.get(game.name)
 
 
 def observer_key(game: Game[Any, Any, Any]) -> ObserverKey | None:

@@ -176,9 +176,14 @@ def _state_score_move(move: Move, table: _StateTable) -> float:
 
 def state_score(action: Any, table: _StateTable) -> float:
     """``score_action`` from a rules state."""
-    kind = type(action)
-    if kind is Move:
+    if type(action) is Move:
         return _state_score_move(action, table)
+    return _other_score(action)
+
+
+def _other_score(action: Any) -> float:
+    """``state_score`` of an action that is not a move (it reads no units)."""
+    kind = type(action)
     if kind is Recruit:
         base = RECRUIT_SCORE.get(action.unit, BLOCKER_RECRUIT_SCORE)
         return base - (4 if action.by_move else 0)
@@ -196,14 +201,44 @@ def state_score(action: Any, table: _StateTable) -> float:
 def board_rollout_policy(
     game: Game[Any, Any, Any], state: Any, player: int, rng: random.Random
 ) -> Any:
-    """The heuristic above, read from a rules state: for search rollouts."""
+    """The heuristic above, read from a rules state: for search rollouts. The same
+    choice as the highest ``state_score(action) + rng.random()`` (one draw per legal
+    action, in order), with the move scores worked out in one loop: a rollout scores
+    every legal action of every step, about 50, and three calls per move cost more
+    than the score. Who holds a tile comes from the occupancy masks."""
     legal = game.legal_actions(state, player)
     if len(legal) == 1:
         return legal[0]
-    table = _StateTable(state.units, player, game.num_players)
+    occupied = state.occupied
+    enemy = own = 0
+    for q in range(game.num_players):
+        k = q * 3
+        if q == player:
+            own = occupied[k] | occupied[k + 1] | occupied[k + 2]
+        else:
+            enemy |= occupied[k] | occupied[k + 1] | occupied[k + 2]
+    holding = bool(own >> CENTER & 1)
+    rings = _RINGS
     best, best_score = legal[0], -1e18
     for action in legal:
-        score = state_score(action, table) + rng.random()
+        if type(action) is Move:
+            # _state_score_move, term by term in the same order (the same float)
+            src, dst, unit = action.src, action.dst, action.unit
+            dst_ring = rings[dst]
+            score = 10.0 * (dst_ring - rings[src])
+            if src == CENTER:
+                score -= 150
+            if dst == CENTER:
+                score += 100
+            if unit == FIGHTER and enemy >> dst & 1:
+                score += 90 if dst == CENTER else 35 + 5 * dst_ring
+            if holding and dst_ring == CENTER_RING - 1 and unit != RUNNER:
+                score += 25
+            if action.pay != PAY_MOVE:
+                score -= 3
+            score += rng.random()
+        else:
+            score = _other_score(action) + rng.random()
         if score > best_score:
             best, best_score = action, score
     return best

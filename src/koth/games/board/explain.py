@@ -158,10 +158,16 @@ def _explain_move(rules: Rules, s: BoardState, p: int, action: Move) -> Reason:
     enemy_blocker = any(units[q * STRIDE + dst * 3 + 2] for q in range(rules.n) if q != p)
     if t == 0 and (enemy_fighter or enemy_blocker):
         return ("runners never enter a tile with an enemy fighter or blocker", "B10")
+    if (
+        t == 0
+        and rules.runners_blocked_by_own
+        and (units[p * STRIDE + dst * 3 + 1] or units[p * STRIDE + dst * 3 + 2])
+    ):
+        return ("runners never enter a tile with a fighter or blocker, your own included", "B10")
     if t == 1 and enemy_blocker:
         return ("a single fighter cannot enter a blocker's tile: use an assault", "B11")
     if t == 2 and enemy_fighter:
         return ("blockers never enter a tile with an enemy fighter", "B12")
-    if t == 2 and enemy_blocker:
-        return ("blockers never join an enemy blocker", "B12.3")
+    if t == 2 and enemy_blocker and rules.blockers_avoid_blockers:
+        return ("blockers never join an enemy blocker (option blockers_avoid_blockers)", "B12.3")
     return (f"{LOC_NAMES[dst]} is out of the {UNIT_NAMES[t]}'s reach", "B9")

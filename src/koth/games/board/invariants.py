@@ -52,10 +52,14 @@ def violations(rules: Rules, s: BoardState) -> list[str]:
                 for t in range(3):
                     if units[k + t] and not (ALLOWED_TERRAIN[t] >> terrain) & 1:
                         found.append(f"a {UNIT_NAMES[t]} of {p} on forbidden {LOC_NAMES[loc]} (B9)")
+    shared_blockers = not rules.blockers_avoid_blockers
     for loc in range(CENTER + 1):
         fighters = {p for p in range(n) if units[p * STRIDE + loc * 3 + 1]}
         blockers = {p for p in range(n) if units[p * STRIDE + loc * 3 + 2]}
-        if len(fighters | blockers) > 1:
+        # B12.3: blockers of several players may share a tile, but never with a fighter
+        # of another player (B11, B12)
+        holders = fighters | blockers if fighters or not shared_blockers else fighters
+        if len(holders) > 1:
             found.append(f"fighters/blockers of several players share {LOC_NAMES[loc]} (B11, B12)")
     if -1 not in s.terrain and sorted(s.terrain) != sorted(RING_TERRAIN * 4):
         # swaps between rings may change a ring's mix, never the board's 12/8/8

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import reduce
 from operator import or_
 from typing import Final
@@ -290,10 +291,15 @@ def _fighter_origins(
     ]
 
 
-def _blocker_owner(units: tuple[int, ...], n: int, p: int, target: int) -> int:
-    """The opponent of ``p`` whose blocker stands on ``target``."""
-    for q in range(n):
-        if q != p and units[q * STRIDE + target * 3 + 2]:
+def blocker_victim(units: Sequence[int], order: tuple[int, ...], p: int, target: int) -> int:
+    """The opponent of ``p`` whose blocker an attack by ``p`` on ``target`` kills: the
+    first one after ``p`` in turn order with a blocker there (B12.4; blockers of several
+    players share a tile only where blockers may join enemy blockers)."""
+    n = len(order)
+    start = order.index(p)
+    for i in range(1, n):
+        q = order[(start + i) % n]
+        if units[q * STRIDE + target * 3 + 2]:
             return q
     raise ValueError(f"no enemy blocker on location {target}")
 
@@ -308,6 +314,7 @@ class LegalActions:
     ranges: tuple[int, int, int]
     runner_first_round: int
     runners_blocked_by_own: bool
+    blockers_avoid_blockers: bool
     #: (terrain, terrain_masks(terrain)) of the last terrain met, read and written as one
     #: tuple so that sharing the rules between threads stays safe
     _last_terrain: tuple[tuple[int, ...] | None, _TerrainMasks] = (None, (0,) * 7)
@@ -482,16 +489,19 @@ class LegalActions:
                 continue
             reach = ranges[t]
             # stop: what a path may not pass (B9.1, B10); target_ok: where it may end
-            # (B5; B10; B11: no fighter onto an enemy blocker; B12, B12.3: no blocker
-            # onto an enemy fighter or blocker)
+            # (B5; B10; B11: no fighter onto an enemy blocker; B12: no blocker onto an
+            # enemy fighter; B12.3: with the option, nor onto an enemy blocker)
             if t == RUNNER:
                 stop = blocked_runner
                 target_ok = PLAYFIELD & ~blocked_runner & ~full
-            else:
+            elif t == FIGHTER:
                 stop = ~passable[t] | enemy_any
                 target_ok = passable[t] & ~full & ~enemy_b
-                if t == BLOCKER:
-                    target_ok &= ~enemy_f
+            else:
+                stop = ~passable[t] | enemy_any
+                target_ok = passable[t] & ~full & ~enemy_f
+                if self.blockers_avoid_blockers:
+                    target_ok &= ~enemy_b
             for src in locs_of(positions):
                 # A search of ``steps`` steps from ``start``; from the own area (B3.1)
                 # the first step is onto the one tile it touches, and the search goes on
@@ -555,7 +565,7 @@ class LegalActions:
         for d, origins in origins_of:
             if not origins:
                 continue
-            owner = _blocker_owner(units, n, p, d)
+            owner = blocker_victim(units, s.order, p, d)
             helper_origins = [
                 (q, _fighter_origins(units, area_of, attached, q, d)) for q in helpers if q != owner
             ]

@@ -24,9 +24,14 @@ class BoardParams(GameParams):
         1, ge=1, le=3, description="tiles a blocker may move in one move action (B9)"
     )
     runners_blocked_by_own: bool = Field(
-        False,
+        True,
         description="runners may not enter or pass tiles holding their own fighters or "
-        "blockers either (B10)",
+        "blockers either (B10; false: only enemy ones stop them)",
+    )
+    blockers_avoid_blockers: bool = Field(
+        False,
+        description="blockers may not enter a tile holding an enemy blocker (B12.3; "
+        "false: they may, and share it)",
     )
     score_own_turns_only: bool = Field(
         False, description="players score only at the end of their own turns (B15)"

@@ -31,7 +31,7 @@ from koth.games.board.actions import (
     TurnRing,
     area_permutations,
 )
-from koth.games.board.legal import ROLL_OUTCOMES, LegalActions
+from koth.games.board.legal import ROLL_OUTCOMES, LegalActions, blocker_victim
 from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
 from koth.games.board.tables import (
@@ -80,6 +80,7 @@ class Rules(LegalActions):
         self.ranges = (params.runner_range, params.fighter_range, params.blocker_range)
         self.runner_first_round = params.runner_first_round
         self.runners_blocked_by_own = params.runners_blocked_by_own
+        self.blockers_avoid_blockers = params.blockers_avoid_blockers
         # read at the end of every turn: plain attributes, not the pydantic model's
         self.score_own_turns_only = params.score_own_turns_only
         self.countdown_variant = params.countdown
@@ -372,13 +373,17 @@ class Rules(LegalActions):
         _add_unit(units, occupied, q, target, FIGHTER)
 
     def _kill_blocker(
-        self, units: list[int], hand: list[int], occupied: list[int], p: int, target: int
+        self,
+        units: list[int],
+        hand: list[int],
+        occupied: list[int],
+        order: tuple[int, ...],
+        p: int,
+        target: int,
     ) -> None:
-        for q in range(self.n):
-            if q != p and units[q * STRIDE + target * 3 + 2]:
-                _remove_unit(units, occupied, q, target, BLOCKER)
-                hand[q * 3 + 2] += 1
-                return
+        q = blocker_victim(units, order, p, target)
+        _remove_unit(units, occupied, q, target, BLOCKER)
+        hand[q * 3 + 2] += 1
 
     def _assault(
         self, s: BoardState, p: int, action: Attack
@@ -388,7 +393,7 @@ class Rules(LegalActions):
         occupied = list(s.occupied)
         _remove_unit(units, occupied, p, action.lose, FIGHTER)
         hand[p * 3 + 1] += 1
-        self._kill_blocker(units, hand, occupied, p, action.target)
+        self._kill_blocker(units, hand, occupied, s.order, p, action.target)
         self._enter_after_fight(units, hand, occupied, p, action.keep, action.target)
         return tuple(units), tuple(hand), tuple(occupied)
 
@@ -399,12 +404,8 @@ class Rules(LegalActions):
         units = list(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
-        # the blocker's owner is neither of the allies (B13)
-        for q in range(self.n):
-            if q not in (active, offer.helper) and units[q * STRIDE + offer.target * 3 + 2]:
-                _remove_unit(units, occupied, q, offer.target, BLOCKER)
-                hand[q * 3 + 2] += 1
-                break
+        # the blocker's owner is neither of the allies (B13, B12.4)
+        self._kill_blocker(units, hand, occupied, s.order, active, offer.target)
         return evolve(
             s,
             phase=Phase.ALLY_DIE,

@@ -48,6 +48,10 @@ def violations(state: CardsState, params: CardsParams) -> list[str]:
             problems.append("undealt count does not match the deal position")
     elif state.undealt:
         problems.append("undealt cards after the deal")
+    if state.buried & ~state.discards:
+        problems.append("face-down discarded cards outside the discards (C9.1)")
+    if params.reveal_discarded_stacks and state.buried:
+        problems.append("face-down discarded cards though discarded stacks are shown (C9.1)")
     for stack, stack_cards in enumerate(state.stacks):
         if state.gone >> stack & 1 and stack_cards:
             problems.append(f"stack {STACK_NAMES[stack]} is gone but holds cards")

@@ -44,17 +44,26 @@ _CHOICES: Final[dict[int, tuple[Choose, ...]]] = {}
 
 
 def choose_actions(state: CardsState) -> list[Choose]:
-    choices = _CHOICES.get(state.gone)
+    return list(choices_for(state.gone))
+
+
+def choices_for(gone: int) -> tuple[Choose, ...]:
+    """C3: the stack choices when the stacks ``gone`` are gone, in id order."""
+    choices = _CHOICES.get(gone)
     if choices is None:
-        choices = _CHOICES[state.gone] = tuple(CHOOSES[s] for s in available_stacks(state.gone))
-    return list(choices)
+        choices = _CHOICES[gone] = tuple(CHOOSES[s] for s in available_stacks(gone))
+    return choices
 
 
 # ------------------------------------------------------------------ attacks (C6-C10)
 def legal_attacks(state: CardsState, player: int) -> list[Attack]:
     """Every single card, every sequence and the Joker (which is always available: in the
     first attack from hand or reserve (C6.1), in tie-breaks from the reserve (C8))."""
-    normal = attack_source(state, player) & ALL_NORMAL
+    return attacks_from(attack_source(state, player) & ALL_NORMAL)
+
+
+def attacks_from(normal: int) -> list[Attack]:
+    """The attacks with the normal cards ``normal`` (and the Joker), in id order."""
     attacks: list[Attack] = []
     rest = normal
     for table in _SINGLES_BY_NIBBLE:

@@ -3,7 +3,8 @@
 A player sees the public table (face-up cards, stack sizes, discards, both players'
 card counts once the reserve phase is over, every revealed attack) and its own cards.
 ``resample_hidden`` redraws the rest (the opponent's cards, face-down pyramid cards,
-cards not dealt yet, another player's won cards) consistently with what was seen (C15).
+cards not dealt yet, another player's won cards, the face-down cards of discarded
+stacks) consistently with what was seen (C15).
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ def known_possessions(state: CardsState, player: int) -> int:
         if fight.winner == player and fight.top is not None:
             known |= 1 << fight.top
     return known & ~state.discards & (state.hands[player] | state.reserves[player])
+
+
+def hidden_discards(state: CardsState) -> int:
+    """C9.1: the discarded cards nobody sees: the face-down cards of discarded stacks,
+    until the game is over."""
+    return state.buried if state.phase is not Phase.OVER else 0
 
 
 def _fight_json(fight: FightLog) -> dict[str, Any]:
@@ -114,7 +121,8 @@ def view(state: CardsState, viewer: int | None, params: CardsParams) -> dict[str
         "stack": STACK_NAMES[state.stack] if state.stack >= 0 else None,
         "rounds": [[str(a) for a in r] for r in state.rounds],
         "pyramid": pyramid,
-        "discards": cards_str(state.discards),
+        "discards": cards_str(state.discards & ~hidden_discards(state)),
+        "discards_face_down": hidden_discards(state).bit_count(),
         "players": [_player_json(state, viewer, p) for p in (0, 1)],
         "log": [_fight_json(f) for f in state.log],
         "assignment": None,
@@ -137,7 +145,7 @@ def view(state: CardsState, viewer: int | None, params: CardsParams) -> dict[str
 def resample_hidden(state: CardsState, viewer: int | None, rng: random.Random) -> CardsState:
     """A state ``viewer`` cannot tell from ``state``: every card it cannot see redrawn.
 
-    Kept: the viewer's cards, discards, face-up cards, every count, the known
+    Kept: the viewer's cards, the visible discards, face-up cards, every count, the known
     possessions of the other players and a Joker whose place is public. The other
     players' remaining cards, face-down pyramid cards, undealt cards and another
     player's won cards are drawn from one shuffled pool. Known possessions go back to
@@ -152,7 +160,8 @@ def resample_hidden(state: CardsState, viewer: int | None, rng: random.Random) -
         won_top = 0 if top is None else 1 << top
     known = [known_possessions(state, p) if state.phase >= Phase.CHOOSE else 0 for p in (0, 1)]
 
-    pool = state.undealt | (won & ~won_top if won_hidden else 0)
+    buried = hidden_discards(state)
+    pool = state.undealt | buried | (won & ~won_top if won_hidden else 0)
     for stack in range(1, NUM_STACKS):
         cards = state.stacks[stack]
         pool |= mask_of(cards[:-1] if top_visible(state, stack) else cards)
@@ -174,6 +183,7 @@ def resample_hidden(state: CardsState, viewer: int | None, rng: random.Random) -
         elif cards:
             stacks[stack] = tuple(draw(len(cards)))
     undealt = mask_of(draw(state.undealt.bit_count()))
+    new_buried = mask_of(draw(buried.bit_count()))
     pending, to_hand, to_reserve = state.pending, state.to_hand, state.to_reserve
     if won_hidden:
         won_cards = [*bits(won_top), *draw(won.bit_count() - won_top.bit_count())]
@@ -192,7 +202,7 @@ def resample_hidden(state: CardsState, viewer: int | None, rng: random.Random) -
         reserves=(reserves[0], reserves[1]),
         stacks=tuple(stacks),
         gone=state.gone,
-        discards=state.discards,
+        discards=state.discards & ~buried | new_buried,
         undealt=undealt,
         dealt=state.dealt,
         reserve_round=state.reserve_round,
@@ -203,6 +213,7 @@ def resample_hidden(state: CardsState, viewer: int | None, rng: random.Random) -
         to_hand=to_hand,
         to_reserve=to_reserve,
         log=state.log,
+        buried=state.buried & ~buried | new_buried,
     )
 
 

@@ -19,3 +19,8 @@ class CardsParams(GameParams):
         False, description="the text's Variant: all ten-valued single cards tie (C7.1)"
     )
     dealer: int = Field(0, ge=0, le=1, description="the player who chooses first (C5)")
+    reveal_discarded_stacks: bool = Field(
+        False,
+        description="a stack discarded after two Jokers is shown to both players "
+        "(C9.1; by default its face-down cards stay hidden until the game ends)",
+    )

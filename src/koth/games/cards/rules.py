@@ -239,8 +239,12 @@ def _finish_fight(
         chooser(state, params), stack, rounds, winner, cards[-1] if cards else None, len(cards)
     )
     pending = 0
+    buried = state.buried
     if winner == DISCARDED:
-        discards |= won  # C9.1: the discarded stack lies face up with the other discards
+        discards |= won
+        if not params.reveal_discarded_stacks and cards:
+            # C9.1: the text warns against revealing any card of a stack but its top
+            buried |= won & ~(1 << cards[-1])
         phase = Phase.OVER if stack == APEX else Phase.CHOOSE
     elif stack == APEX:
         hands[winner] |= won  # C12: the game is won; the apex Joker needs no assignment
@@ -256,6 +260,7 @@ def _finish_fight(
         stacks=tuple(stacks),
         gone=state.gone | 1 << stack,
         discards=discards,
+        buried=buried,
         rounds=(),
         stack=-1,
         pending=pending,

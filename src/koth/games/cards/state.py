@@ -73,6 +73,9 @@ class CardsState:
     to_hand: int = 0
     to_reserve: int = 0
     log: tuple[FightLog, ...] = ()
+    #: the face-down cards of discarded stacks (C9.1): part of ``discards``, but seen by
+    #: nobody until the game is over
+    buried: int = 0
 
 
 #: ``new_state(**every field)`` and ``evolve(state, **changes)``, the hot paths' fast
