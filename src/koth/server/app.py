@@ -23,7 +23,7 @@ from starlette.routing import Match
 
 from koth import __version__
 from koth.core.errors import KothError
-from koth.server import operations
+from koth.server import deps, operations
 from koth.server.broker import make_broker
 from koth.server.database import SqliteOwner, make_engine, migrate
 from koth.server.errors import ApiError, ErrorCode, api_error_from
@@ -114,7 +114,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.templates = Jinja2Templates(directory=TEMPLATES_DIR)
+    app.state.templates = Jinja2Templates(
+        directory=TEMPLATES_DIR, context_processors=[deps.page_context]
+    )
+    deps.install_translations(app.state.templates)
     app.state.rate_limits = RateLimits(settings)
     app.state.sockets = SocketBudget(settings.sockets_per_client)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

@@ -7,6 +7,7 @@ itself keeps no per-team report (it stays fast for 10,000 teams).
 from __future__ import annotations
 
 from koth.games.quiz.state import QuizState
+from koth.games.quiz.wording import note_text
 
 
 def _count(value: int, word: str) -> str:
@@ -49,7 +50,7 @@ def explain_question(state: QuizState, number: int) -> list[str]:
         text = (
             f"  {name}: {kind}, {answer}{tags}: {_count(steps, 'step')}, {_count(points, 'point')}"
         )
-        team_notes = [n.text for n in notes if n.team == name]
+        team_notes = [note_text(n) for n in notes if n.team == name]
         if team_notes:
             text += " — " + "; ".join(team_notes)
         lines.append(text)

@@ -9,32 +9,37 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from koth.games.quiz.wording import DECLARATION_TEXTS, note_params_text
+from koth.i18n import N_, Translator
+from koth.server.quiz.i18n import PART_TEXTS
 from koth.server.quiz.model import EventModel, Part, Question
 from koth.server.quiz.schemas import ProtocolDocument
 from koth.server.quiz.views import results_document
 
 _PROTOCOL: TypeAdapter[ProtocolDocument] = TypeAdapter(ProtocolDocument)
 
-CSV_COLUMNS = [
-    "part",
-    "question",
-    "team",
-    "place",
-    "declaration",
-    "late_declaration",
-    "answer",
-    "time_s",
-    "correct",
-    "steps",
-    "points_gained",
-    "position",
-    "points",
-    "spur",
-    "partner",
-    "king",
-    "void",
-    "notes",
-]
+#: the CSV's columns and their headings (translated; the order is the file's)
+CSV_HEADINGS: dict[str, str] = {
+    "part": N_("part"),
+    "question": N_("question"),
+    "team": N_("team"),
+    "place": N_("place"),
+    "declaration": N_("declaration"),
+    "late_declaration": N_("late declaration"),
+    "answer": N_("answer"),
+    "time_s": N_("time (s)"),
+    "correct": N_("right"),
+    "steps": N_("steps"),
+    "points_gained": N_("points gained"),
+    "position": N_("position"),
+    "points": N_("points"),
+    "spur": N_("spur"),
+    "partner": N_("partner question"),
+    "king": N_("King"),
+    "void": N_("void"),
+    "notes": N_("notes"),
+}
+CSV_COLUMNS = list(CSV_HEADINGS)
 
 
 def _question(part: Part, q: Question) -> dict[str, Any]:
@@ -123,12 +128,21 @@ def _protocol(model: EventModel) -> dict[str, Any]:
     }
 
 
-def results_csv(model: EventModel) -> str:
-    """One row per part, question and team (the club's "figures")."""
+def results_csv(model: EventModel, lang: str = "en") -> str:
+    """One row per part, question and team (the club's "figures"), worded in ``lang``
+    (headings, parts, declarations, yes/no and notes; team names and answers as given)."""
     doc = results_document(model)
+    _ = Translator(lang)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    writer.writerow({key: _(heading) for key, heading in CSV_HEADINGS.items()})
+
+    def yes_no(value: bool | None) -> str:
+        return "" if value is None else _(YES) if value else _(NO)
+
+    def declaration(value: str) -> str:
+        return _(DECLARATION_TEXTS[value])
+
     for part in doc.parts:
         places = {t.name: t.place for t in part.standings.teams}
         for q in part.questions:
@@ -136,24 +150,26 @@ def results_csv(model: EventModel) -> str:
                 writer.writerow(
                     _safe_row(
                         {
-                            "part": part.name,
+                            "part": _(PART_TEXTS.get(part.name, part.name)),
                             "question": q.question,
                             "team": row.team,
                             "place": places.get(row.team, ""),
-                            "declaration": row.declaration,
-                            "late_declaration": " ".join(row.late),
+                            "declaration": declaration(row.declaration),
+                            "late_declaration": " ".join(declaration(d) for d in row.late),
                             "answer": row.answer or "",
                             "time_s": _blank(row.time),
-                            "correct": _yes_no(row.correct),
+                            "correct": yes_no(row.correct),
                             "steps": _blank(row.steps),
                             "points_gained": _blank(row.gained),
                             "position": _blank(row.position),
                             "points": _blank(row.points),
-                            "spur": _yes_no(row.spur),
-                            "partner": _yes_no(q.partner),
-                            "king": _yes_no(row.king),
-                            "void": _yes_no(row.void),
-                            "notes": "; ".join(row.notes),
+                            "spur": yes_no(row.spur),
+                            "partner": yes_no(q.partner),
+                            "king": yes_no(row.king),
+                            "void": yes_no(row.void),
+                            "notes": "; ".join(
+                                note_params_text(n.kind, n.params, _) for n in row.notes
+                            ),
                         }
                     )
                 )
@@ -179,7 +195,5 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _yes_no(value: Any) -> str:
-    if value is None:
-        return ""
-    return "yes" if value else "no"
+YES = N_("yes")
+NO = N_("no")

@@ -35,6 +35,7 @@ from koth.games.quiz import BreakTaken as EngineBreak
 from koth.games.quiz import LightningQuestion as EngineLightning
 from koth.games.quiz import QuestionOpened as EngineOpened
 from koth.games.quiz.events import LightningAnswer
+from koth.games.quiz.situation import Downgrade
 from koth.server.errors import (
     AlreadyAnsweredError,
     AnsweringClosedError,
@@ -114,7 +115,7 @@ class Appeal:
     at: float
     after_question: int
     """the last question closed when the appeal was made (where the protocol puts it)"""
-    downgraded: list[str] = field(default_factory=list)
+    downgraded: list[Downgrade] = field(default_factory=list)
     """downgrades the correction caused, as the engine reported them"""
 
 
@@ -486,7 +487,7 @@ class EventModel:
         answer = q.answers.get(op.team)
         if answer is None:
             raise NotFoundError(f"team {op.team} gave no answer to question {op.question}")
-        before = {(d.question, d.team, d.text) for d in situation(part.state).downgraded}
+        before = situation(part.state).downgraded
         state = _engine(part.state, [JudgementCorrected(op.question, op.team, op.correct)])
         after = situation(state).downgraded
         part.state = state
@@ -499,11 +500,7 @@ class EventModel:
                 op.comment,
                 op.at,
                 after_question=len(part.questions),
-                downgraded=[
-                    f"question {d.question}, {d.team}: {d.text}"
-                    for d in after
-                    if (d.question, d.team, d.text) not in before
-                ],
+                downgraded=[d for d in after if d not in before],
             )
         )
 

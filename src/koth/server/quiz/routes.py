@@ -16,6 +16,7 @@ from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
     HostEventDep,
+    LanguageDep,
     QuizDep,
     QuizTokenDep,
     RateLimitsDep,
@@ -339,8 +340,10 @@ async def export_json(
         **RESULT_ERRORS,
     },
 )
-async def export_csv(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> Response:
-    text = await quiz.results_csv(event_id, token)
+async def export_csv(
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, lang: LanguageDep
+) -> Response:
+    text = await quiz.results_csv(event_id, token, lang)
     return Response(
         text, media_type="text/csv; charset=utf-8", headers=attachment(f"quiz-{event_id}.csv")
     )

@@ -382,9 +382,9 @@ class QuizService:
         document: ResultsDocument = await live.read(lambda m, _now: views.results_document(m))
         return document
 
-    async def results_csv(self, event_id: str, token: str | None) -> str:
+    async def results_csv(self, event_id: str, token: str | None, lang: str = "en") -> str:
         live = await self._results_model(event_id, token)
-        text: str = await live.read(lambda m, _now: results_csv(m))
+        text: str = await live.read(lambda m, _now: results_csv(m, lang))
         return text
 
     async def protocol(self, event_id: str, token: str | None) -> ProtocolDocument:

@@ -30,6 +30,7 @@ from koth.server.quiz.schemas import (
     LightningInfo,
     MoveRow,
     NextPart,
+    NoteInfo,
     OpenQuestionDetail,
     PartResults,
     Phase,
@@ -160,7 +161,7 @@ def question_moves(part: Part, number: int, *, answers: bool) -> list[MoveRow]:
             row.steps = after.position[i] - before.position[i]
             row.gained = after.points[i] - before.points[i]
             row.spur = before.position[i] in before.spurs_left[i]
-            row.notes = [n.text for n in notes]
+            row.notes = [NoteInfo(kind=n.kind, params=n.details) for n in notes]
             row.downgraded = any(n.kind == "downgraded" for n in notes)
         rows.append(row)
     return rows

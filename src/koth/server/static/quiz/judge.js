@@ -92,7 +92,7 @@
         const name = Q.el("input", { id: "new-team", maxlength: "40", placeholder: Q.t("team_name") });
         out.push(Q.el("div", { class: "row" }, name, button("btn-add-team", "+", () => command("add_team", { team: name.value.trim() }))));
       }
-      if (msg.next_part) out.push(button("btn-start", Q.t("start_part", { name: msg.next_part.name }), () => command("start"), { class: "primary big" }),
+      if (msg.next_part) out.push(button("btn-start", Q.t("start_part", { name: Q.partName(msg.next_part.name) }), () => command("start"), { class: "primary big" }),
         Q.el("div", { class: "small", text: msg.next_part.teams.join(", ") }));
     }
     if (stage === "between") {
@@ -124,7 +124,7 @@
       if (declared.length || open.late.length) {
         out.push(Q.el("div", { class: "declared" }, Q.el("strong", { text: `${Q.t("declarations")}: ` }),
           declared.map(([team, what]) => Q.el("span", { class: `chip ${what}`, text: `${team}: ${Q.t(what)}` })),
-          open.late.map((l) => Q.el("span", { class: "chip late", text: `${l.team}: ${Q.t(l.declaration)} (late)` }))));
+          open.late.map((l) => Q.el("span", { class: "chip late", text: `${l.team}: ${Q.t(l.declaration)} (${Q.t("late")})` }))));
       }
       if (stage === "declaring") out.push(button("btn-lock", Q.t("lock"), () => command("lock"), { class: "primary big" }));
       if (stage === "read" || stage === "judging") {
@@ -148,7 +148,7 @@
   }
 
   function groups(open) {
-    const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, y: open.answered + open.missing.length })}` })];
+    const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, n: open.answered + open.missing.length })}` })];
     const list = Q.el("div", { class: "groups" });
     for (const g of open.groups) {
       const state = g.unjudged ? "unjudged" : g.wrong ? (g.right ? "mixed" : "wrong") : "right";
@@ -184,7 +184,7 @@
       Q.el("td", { text: t.position }), Q.el("td", { text: t.points }),
       Q.el("td", { class: "small", text: (msg.spurs[t.name] || []).join(" ") + (t.spur_used ? " ✓" : "") })));
     out.push(Q.el("table", { class: "mini", id: "judge-standings" }, Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))), rows));
-    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${d.text}` }))));
+    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}` }))));
     return out;
   }
 

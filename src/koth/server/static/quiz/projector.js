@@ -117,7 +117,7 @@
     root.dataset.seq = String(msg.seq);
     document.getElementById("proj-stage").textContent = Q.stageText(phase) + (phase.partner ? ` · ${Q.t("partner_question")}` : "");
     const answered = document.getElementById("proj-answered");
-    answered.textContent = msg.answered !== null && msg.answered !== undefined && phase.stage === "answering" ? Q.t("answered_count", { x: msg.answered, y: msg.teams_total }) : "";
+    answered.textContent = msg.answered !== null && msg.answered !== undefined && phase.stage === "answering" ? Q.t("answered_count", { x: msg.answered, n: msg.teams_total }) : "";
     const lobby = document.getElementById("proj-lobby");
     lobby.classList.toggle("hidden", phase.stage !== "lobby");
     if (phase.stage === "lobby") {

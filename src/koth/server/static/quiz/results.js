@@ -19,7 +19,7 @@
 
   function part(p) {
     const st = p.standings;
-    const section = Q.el("section", { class: "panel part", dataset: { part: p.name } }, Q.el("h2", { text: p.name }));
+    const section = Q.el("section", { class: "panel part", dataset: { part: p.name } }, Q.el("h2", { text: Q.partName(p.name) }));
     section.append(Q.el("h3", { text: Q.t("places") }));
     section.append(Q.el("table", { class: "mini places" },
       Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))),
