@@ -41,6 +41,13 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+class Term(str):
+    """A parameter that is itself a text of the catalogs (a part's name such as
+    "semifinal 1"): translated along with the text it fills in."""
+
+    __slots__ = ()
+
+
 class Gettext(Protocol):
     def gettext(self, message: str, /) -> str: ...
 
@@ -78,11 +85,18 @@ class Translator:
 
     def __call__(self, message: str, /, **params: object) -> str:
         text = self._t.gettext(message)
-        return text.format(**params) if params else text
+        return text.format(**self._terms(params)) if params else text
+
+    def translates(self, message: str) -> bool:
+        """Whether the catalog has ``message`` (English has every text)."""
+        return self.lang == DEFAULT or self._t.gettext(message) != message
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form for ``n`` (Russian has three); ``{n}`` is filled in too."""
-        return self._t.ngettext(singular, plural, n).format(n=n, **params)
+        return self._t.ngettext(singular, plural, n).format(n=n, **self._terms(params))
+
+    def _terms(self, params: dict[str, object]) -> dict[str, object]:
+        return {k: self._t.gettext(v) if isinstance(v, Term) else v for k, v in params.items()}
 
     def plural_forms(self, singular: str, plural: str) -> dict[str, str]:
         """Every form by its CLDR category (one, few, many, other), for the scripts,

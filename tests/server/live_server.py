@@ -51,7 +51,8 @@ class LiveServer:
     def start(self, timeout: float = 30.0) -> LiveServer:
         env = {
             **os.environ,
-            "PYTHONPATH": str(REPO),
+            # this checkout's sources first, whichever checkout the environment installed
+            "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)]),
             "KOTH_EXTRA_GAMES": json.dumps(self.extra_games),
             "KOTH_COMPUTER_DELAY": str(self.computer_delay),
             **{f"KOTH_{k.upper()}": str(v) for k, v in GENEROUS_LIMITS.items()},

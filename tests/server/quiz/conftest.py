@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,6 +13,16 @@ from koth.server.app import create_app
 from tests.server.conftest import make_settings
 from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture
@@ -28,6 +39,20 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
 @pytest.fixture
 def api(client: TestClient) -> QuizApi:
     return QuizApi(client)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Chromium (Debian's) driven by Playwright; skipped where either is missing."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +24,6 @@ from tests.server.quiz.helpers import SCENARIO_SETTINGS, scenario_questions, val
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TEAMS: list[str] = SCENARIO_SETTINGS["teams"]
 TIMEOUT_MS = 15_000
 #: unique answer texts per team, so a leak of another team's answer is detectable
@@ -42,18 +32,6 @@ RIGHT = "Paris"
 
 def answer_text(team: str, right: bool, question: int) -> str:
     return RIGHT if right else f"wrong-{team}-{question}"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed at /usr/bin/chromium")
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def shots_dir(tmp_path: Path) -> Path:

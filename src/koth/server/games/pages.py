@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from koth.core.errors import InvalidParamsError, KothError
+from koth.i18n import COOKIE, N_, Translator, pick_language
 from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
@@ -17,6 +18,7 @@ from koth.server.deps import (
     RateLimitsDep,
     SettingsDep,
     TemplatesDep,
+    get_language,
     limited,
 )
 from koth.server.errors import api_error_from
@@ -75,11 +77,15 @@ async def create_from_form(
         seats = _seats_from_form(form)
         response = await games.create(info.name, params, seats, base)
     except KothError as exc:
-        error = api_error_from(exc)
+        lang = await get_language(request)
+        error = api_error_from(exc, lang)
         return templates.TemplateResponse(
             request,
             "error.html",
-            {"title": "The game could not be created", "message": error.message},
+            {
+                "title": Translator(lang)(N_("The game could not be created")),
+                "message": error.message,
+            },
             status_code=error.status,
         )
     qr = {
@@ -127,10 +133,16 @@ async def _page_context(games: GamesDep, game_id: str) -> dict[str, Any] | None:
 
 
 def _not_found(request: Request, templates: TemplatesDep, game_id: str) -> HTMLResponse:
+    _ = Translator(
+        pick_language(request.cookies.get(COOKIE), request.headers.get("accept-language"))
+    )
     return templates.TemplateResponse(
         request,
         "error.html",
-        {"title": "No such game", "message": f"There is no game {game_id!r}."},
+        {
+            "title": _(N_("No such game")),
+            "message": _(N_("There is no game {game_id!r}."), game_id=game_id),
+        },
         status_code=404,
     )
 

@@ -141,6 +141,12 @@ EN: dict[str, str] = {
     "moves_title": N_("Moves on question {n}"),
     "qualified": N_("Going to the final"),
     "late": N_("late"),
+    "spurs_example": N_("Owls: 4"),
+    "mountain": N_("the mountain"),
+    # one letter on the projector's move column: a jump, a Revolution
+    "mark_jump": N_("J"),
+    "mark_revolution": N_("R"),
+    "error_status": N_("error {status}"),
     "void": N_("void"),
     "error_wrong_phase": N_("Not possible at this point of the event."),
     "error_invalid_request": N_("These values cannot be used."),

@@ -225,7 +225,7 @@
       } }))));
     out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
     for (const a of msg.appeals) {
-      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.join("; ")}` : ""}` }));
+      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
     }
     return out;
   }

@@ -34,7 +34,7 @@ Q.store = {
 // team or an answer, not the event or join code the general sentence speaks of).
 Q.errorText = function (data, status, ownWords) {
   const error = data && data.error;
-  if (!error) return `error ${status}`;
+  if (!error) return Q.t("error_status", { status });
   if (ownWords && ownWords.includes(error.code)) return error.message;
   const known = Q.cfg.t && Q.cfg.t[`error_${error.code}`];
   return known || error.message;
@@ -168,7 +168,7 @@ Q.moveText = function (move) {
   if (!move) return "";
   if (move.void) return Q.t("void");
   const mark = move.correct === true ? "✓" : move.correct === false ? "✗" : "–";
-  const decl = move.king ? "♛" : move.declaration === "jump" ? "J" : move.declaration === "revolution" ? "R" : "";
+  const decl = move.king ? "♛" : move.declaration === "jump" ? Q.t("mark_jump") : move.declaration === "revolution" ? Q.t("mark_revolution") : "";
   const steps = move.steps > 0 ? `+${move.steps}` : String(move.steps);
   const extras = (move.spur ? " ◆" : "") + (move.downgraded ? " ↓" : "");
   return `${decl}${mark} ${steps}/+${move.gained}${extras}`;
@@ -185,7 +185,7 @@ document.addEventListener("DOMContentLoaded", Q.langSwitch);
 Q.download = async function (path, token) {
   const response = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   if (!response.ok) {
-    let message = `error ${response.status}`;
+    let message = Q.t("error_status", { status: response.status });
     try {
       message = (await response.json()).error.message;
     } catch (_) {
