@@ -178,6 +178,15 @@ def test_a_russian_evening_has_no_english_word(
 
     # semifinal 1: Совы, Кошки, Лисы, Волки; three questions put them on 3, 2, 1, 0
     api.cmd("start")
+    late = ru(client, "POST", "/api/quiz/join", json={"code": api.join_code, "team": "Опоздавшие"})
+    refused("join after the start", late)
+    assert late.json()["error"]["code"] == "join_closed"
+    reader.read("join form", f"/quiz/join?code={api.join_code}", "#join-form")
+    reader.page.locator("[name=team]").fill("Опоздавшие")
+    reader.page.locator("#join-form button[type=submit]").click()
+    playwright_sync.expect(reader.page.locator("#error")).to_have_text(
+        "Игра началась: новые команды не принимаются."
+    )
     team_refused(
         "not open", "Совы", "answer", {"question": 1, "text": RIGHT, "submission_id": "a" * 12}
     )
