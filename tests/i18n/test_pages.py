@@ -3,6 +3,8 @@ templates' own texts come from the catalogs (the cookie wins over Accept-Languag
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,3 +84,15 @@ def test_json_errors_keep_their_code_and_speak_russian(client: TestClient) -> No
     ).json()["error"]
     assert malformed["code"] == "malformed_request"
     assert malformed["message"] == "запрос составлен неверно (поля: body.steps)"
+
+
+def test_game_page_scripts_get_their_texts_in_the_readers_language(client: TestClient) -> None:
+    from koth.server.games.i18n import EN
+
+    client.cookies.clear()
+    for lang, seat in (("ru", "Место {n}"), ("en", "Seat {n}")):
+        page = client.get("/", headers={"Accept-Language": lang}).text
+        found = re.search(r'<script type="application/json" id="koth-texts">(.*?)</script>', page)
+        assert found is not None
+        texts = json.loads(found.group(1))
+        assert set(texts) == set(EN) and texts["seat"] == seat

@@ -22,6 +22,7 @@ from koth.server.deps import (
     limited,
 )
 from koth.server.errors import api_error_from
+from koth.server.games import i18n as texts
 from koth.server.games.agents import agent_names
 from koth.server.games.catalog import GameInfo, ParamField, game_info, offered_games
 from koth.server.games.schemas import GameStatus, SeatKind
@@ -55,6 +56,7 @@ async def lobby_page(
             "games": listed,
             "finished": finished,
             "max_budget": settings.max_agent_iterations,
+            "texts": texts.strings(await get_language(request)),
         },
     )
 
@@ -102,7 +104,7 @@ async def create_from_form(
 async def game_page(
     request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:
-    context = await _page_context(games, game_id)
+    context = await _page_context(request, games, game_id)
     if context is None:
         return _not_found(request, templates, game_id)
     return templates.TemplateResponse(request, "game.html", context)
@@ -112,13 +114,13 @@ async def game_page(
 async def replay_page(
     request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:
-    context = await _page_context(games, game_id)
+    context = await _page_context(request, games, game_id)
     if context is None:
         return _not_found(request, templates, game_id)
     return templates.TemplateResponse(request, "replay.html", context)
 
 
-async def _page_context(games: GamesDep, game_id: str) -> dict[str, Any] | None:
+async def _page_context(request: Request, games: GamesDep, game_id: str) -> dict[str, Any] | None:
     try:
         table = await games.table(game_id)
     except KothError:
@@ -129,6 +131,7 @@ async def _page_context(games: GamesDep, game_id: str) -> dict[str, Any] | None:
         "title": game_info(table.game).title,
         "renderer": RENDERERS.get(table.game, "generic"),
         "num_players": table.num_players,
+        "texts": texts.strings(await get_language(request)),
     }
 
 
