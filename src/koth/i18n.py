@@ -48,6 +48,21 @@ class Term(str):
     __slots__ = ()
 
 
+class Text:
+    """A parameter that is itself a text with parameters (why a declaration was
+    refused): worded in the reader's language along with the text it fills in; ``str``
+    gives the English."""
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.template.format(**self.params)
+
+
 class Gettext(Protocol):
     def gettext(self, message: str, /) -> str: ...
 
@@ -96,7 +111,14 @@ class Translator:
         return self._t.ngettext(singular, plural, n).format(n=n, **self._terms(params))
 
     def _terms(self, params: dict[str, object]) -> dict[str, object]:
-        return {k: self._t.gettext(v) if isinstance(v, Term) else v for k, v in params.items()}
+        return {k: self._term(v) for k, v in params.items()}
+
+    def _term(self, value: object) -> object:
+        if isinstance(value, Term):
+            return self._t.gettext(value)
+        if isinstance(value, Text):
+            return self(value.template, **value.params)
+        return value
 
     def plural_forms(self, singular: str, plural: str) -> dict[str, str]:
         """Every form by its CLDR category (one, few, many, other), for the scripts,

@@ -96,3 +96,36 @@ def test_game_page_scripts_get_their_texts_in_the_readers_language(client: TestC
         assert found is not None
         texts = json.loads(found.group(1))
         assert set(texts) == set(EN) and texts["seat"] == seat
+
+
+def test_a_refused_declaration_says_why_in_russian(client: TestClient) -> None:
+    from tests.server.quiz.helpers import QuizApi, bearer
+
+    client.cookies.clear()
+    api = QuizApi(client)
+    api.create(teams=[], spurs_per_slope=0)
+    api.join("Совы")
+    api.join("Ежи")
+    api.cmd("start")
+    api.cmd("open_question")
+    body = {"question": 1, "declaration": "jump"}
+    english, russian = (
+        client.post(
+            api.url("declaration"),
+            json=body,
+            headers={**bearer(api.tokens["Совы"]), "Accept-Language": lang},
+        ).json()["error"]
+        for lang in ("en", "ru")
+    )
+    assert english == {
+        "code": "illegal_action",
+        "rule": "Q3",
+        "message": "question 1, team Совы: jump refused: a jump is not allowed from the start "
+        "(position 0)",
+    }
+    assert russian == {
+        "code": "illegal_action",
+        "rule": "Q3",
+        "message": "вопрос 1, команда «Совы»: заявка «прыжок» отклонена: прыжок со старта "
+        "(позиция 0) запрещён",
+    }

@@ -118,6 +118,11 @@ class JoinClosedError(ServerError):
     """The event no longer takes new teams."""
 
 
+class IllegalDeclarationError(ServerError, IllegalActionError):
+    """A declaration the quiz rules do not allow now (Q3, Q8, Q15, Q21): an illegal
+    action, worded by the web app."""
+
+
 class InvalidRequestError(ServerError):
     """A well-formed request whose values cannot be used (a quiz setting, a team name)."""
 

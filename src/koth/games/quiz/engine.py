@@ -222,6 +222,8 @@ def _declare(state: QuizState, event: DeclarationMade) -> QuizState:
             rule=rule,
             question=oq.number,
             team=event.team,
+            problem=reason,
+            params=params,
         )
     return _with_open(state, _replace_open(oq, declarations=oq.declarations.set(i, declared)))
 

@@ -74,11 +74,16 @@ def note_key(kind: str, params: Mapping[str, str | int]) -> str:
     return str(kind)
 
 
+def problem_template(problem: str, params: Mapping[str, str | int]) -> str:
+    """The English of ``problem`` with its ``{name}`` parameters still to fill in."""
+    key = "jump_one_step" if problem == Problem.JUMP_NEAR_PEAK and params["left"] == 1 else problem
+    return PROBLEM_TEXTS[key]
+
+
 def problem_text(
     problem: str, params: Mapping[str, str | int], translate: Translate = _english
 ) -> str:
-    key = "jump_one_step" if problem == Problem.JUMP_NEAR_PEAK and params["left"] == 1 else problem
-    return translate(PROBLEM_TEXTS[key]).format(**params)
+    return translate(problem_template(problem, params)).format(**params)
 
 
 def note_params_text(

@@ -34,12 +34,15 @@ from koth.games.quiz import (
 from koth.games.quiz import BreakTaken as EngineBreak
 from koth.games.quiz import LightningQuestion as EngineLightning
 from koth.games.quiz import QuestionOpened as EngineOpened
+from koth.games.quiz.errors import QuizRuleError
 from koth.games.quiz.events import LightningAnswer
 from koth.games.quiz.situation import Downgrade
-from koth.i18n import N_, Term
+from koth.games.quiz.wording import DECLARATION_TEXTS, problem_template
+from koth.i18n import N_, Term, Text
 from koth.server.errors import (
     AlreadyAnsweredError,
     AnsweringClosedError,
+    IllegalDeclarationError,
     InvalidRequestError,
     JoinClosedError,
     NameTakenError,
@@ -343,7 +346,22 @@ class EventModel:
     def _on_declared(self, op: ops.Declared, _seq: int) -> None:
         part, q = self._question(op.question)
         self._plays(part, op.team)
-        part.state = _engine(part.state, [DeclarationMade(op.question, op.team, op.declaration)])
+        try:
+            part.state = _engine(
+                part.state, [DeclarationMade(op.question, op.team, op.declaration)]
+            )
+        except QuizRuleError as exc:
+            if exc.problem is None or exc.rule is None:
+                raise
+            details = dict(exc.params)
+            raise IllegalDeclarationError(
+                N_("question {question}, team {team}: {declaration} refused: {reason}"),
+                rule=exc.rule,
+                question=op.question,
+                team=op.team,
+                declaration=Term(DECLARATION_TEXTS[op.declaration]),
+                reason=Text(problem_template(exc.problem, details), **details),
+            ) from None
         if q.locked_at is None:
             if op.declaration == "ordinary":
                 q.declarations.pop(op.team, None)
