@@ -448,7 +448,11 @@ def test_pages_render(api: QuizApi, client: TestClient) -> None:
 def test_csv_cells_never_start_a_formula(api: QuizApi, client: TestClient) -> None:
     started(api, questions=1, prize_places=1)
     api.play(1, {"A": "=HYPERLINK(1)", "B": RIGHT}, {RIGHT})
-    assert ",'=HYPERLINK(1)," in client.get(api.url("export.csv")).text
+    english = client.get(api.url("export.csv")).text
+    assert ",'=HYPERLINK(1)," in english
+    assert english.startswith("part,question,team,place,declaration,late_declaration,")
+    russian = client.get(api.url("export.csv"), headers={"Accept-Language": "ru"}).text
+    assert russian.startswith("этап,вопрос,команда,место,заявка,поздняя заявка,")
 
 
 @pytest.mark.timeout(30)

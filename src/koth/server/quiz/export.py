@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from koth.games.quiz.wording import DECLARATION_TEXTS, note_params_text
-from koth.i18n import N_, Translator
+from koth.i18n import DEFAULT, N_, Translator
 from koth.server.quiz.i18n import PART_TEXTS
 from koth.server.quiz.model import EventModel, Part, Question
 from koth.server.quiz.schemas import ProtocolDocument
@@ -18,7 +18,7 @@ from koth.server.quiz.views import results_document
 
 _PROTOCOL: TypeAdapter[ProtocolDocument] = TypeAdapter(ProtocolDocument)
 
-#: the CSV's columns and their headings (translated; the order is the file's)
+#: the CSV's columns (the order is the file's) and their headings in other languages
 CSV_HEADINGS: dict[str, str] = {
     "part": N_("part"),
     "question": N_("question"),
@@ -135,7 +135,10 @@ def results_csv(model: EventModel, lang: str = "en") -> str:
     _ = Translator(lang)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writerow({key: _(heading) for key, heading in CSV_HEADINGS.items()})
+    # English keeps the column identifiers as headings, for the programs that read them
+    writer.writerow(
+        {key: key if _.lang == DEFAULT else _(text) for key, text in CSV_HEADINGS.items()}
+    )
 
     def yes_no(value: bool | None) -> str:
         return "" if value is None else _(YES) if value else _(NO)
