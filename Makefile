@@ -24,7 +24,7 @@ COMPILED_STAMP := $(COMPILED_SITE)/.built-$(SOURCES_SUM)
 COMPILED_TESTS := tests/test_build.py tests/games/board tests/games/cards tests/agents \
 	tests/interop tests/sim
 
-.PHONY: run test lint typecheck pytest install system-deps clean compiled test-compiled
+.PHONY: run test lint typecheck pytest install system-deps clean compiled test-compiled messages
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -88,3 +88,15 @@ test: lint typecheck pytest test-compiled
 
 clean:
 	rm -rf $(VENV) $(BUILD)
+
+# The translation catalogs (docs/translating.md): every marked text of src/koth into
+# messages.pot, then into each language's messages.po (new texts come in untranslated;
+# the catalog test fails until they are translated). The .po files are compiled in
+# memory when the app starts: there is no .mo file to build.
+LOCALE := src/koth/locale
+PYBABEL_EXTRACT := extract -F $(LOCALE)/babel.cfg -k N_ -k N_plural:1,2 -k plural:1,2 --no-location \
+	--omit-header --sort-output --no-wrap --project=koth
+messages: $(RUN_STAMP)
+	$(BIN)/pybabel $(PYBABEL_EXTRACT) -o $(LOCALE)/messages.pot src/koth
+	$(BIN)/pybabel update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-wrap \
+		--ignore-obsolete --no-fuzzy-matching

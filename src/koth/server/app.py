@@ -23,7 +23,8 @@ from starlette.routing import Match
 
 from koth import __version__
 from koth.core.errors import KothError
-from koth.server import operations
+from koth.i18n import DEFAULT, N_, Translator
+from koth.server import deps, operations
 from koth.server.broker import make_broker
 from koth.server.database import SqliteOwner, make_engine, migrate
 from koth.server.errors import ApiError, ErrorCode, api_error_from
@@ -123,7 +124,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.templates = Jinja2Templates(directory=TEMPLATES_DIR)
+    app.state.templates = Jinja2Templates(
+        directory=TEMPLATES_DIR, context_processors=[deps.page_context]
+    )
+    deps.install_translations(app.state.templates)
     app.state.rate_limits = RateLimits(settings)
     app.state.sockets = SocketBudget(settings.sockets_per_client)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
@@ -139,6 +143,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
+
+MALFORMED = N_("the request does not have the documented shape (fields: {fields})")
+#: the words of the HTTP errors the framework raises, for readers of other languages
+HTTP_TEXTS = {
+    404: N_("no such page or resource"),
+    405: N_("this method is not allowed here"),
+}
+HTTP_FALLBACK = N_("the request was refused (HTTP {status})")
 
 #: the methods a 405 answer may list
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
@@ -195,15 +207,21 @@ def _response(error: ApiError) -> JSONResponse:
 
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(KothError)
-    async def koth_error(_request: Request, exc: KothError) -> JSONResponse:
-        return _response(api_error_from(exc))
+    async def koth_error(request: Request, exc: KothError) -> JSONResponse:
+        return _response(api_error_from(exc, await deps.get_language(request)))
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err.get('loc', ())) or 'body'}: {err.get('msg')}"
-            for err in exc.errors()[:5]
-        )
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        _ = Translator(await deps.get_language(request))
+        errors = exc.errors()[:5]
+        fields = [".".join(str(p) for p in err.get("loc", ())) or "body" for err in errors]
+        if _.lang == DEFAULT:
+            problems = "; ".join(
+                f"{field}: {err.get('msg')}" for field, err in zip(fields, errors, strict=True)
+            )
+        else:
+            # pydantic words its findings in English only: the fields are named instead
+            problems = _(MALFORMED, fields=", ".join(fields))
         return _response(ApiError(422, ErrorCode.MALFORMED_REQUEST, problems))
 
     @app.exception_handler(StarletteHTTPException)
@@ -217,4 +235,8 @@ def _install_error_handlers(app: FastAPI) -> None:
             message = f"the request body could not be read: {exc.detail}"
             return _response(ApiError(422, ErrorCode.MALFORMED_REQUEST, message))
         code = HTTP_CODES.get(exc.status_code, ErrorCode.HTTP_ERROR)
-        return _response(ApiError(exc.status_code, code, str(exc.detail), headers=headers))
+        _ = Translator(await deps.get_language(request))
+        detail = str(exc.detail)
+        if _.lang != DEFAULT:
+            detail = _(HTTP_TEXTS.get(exc.status_code, HTTP_FALLBACK), status=exc.status_code)
+        return _response(ApiError(exc.status_code, code, detail, headers=headers))

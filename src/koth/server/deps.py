@@ -7,13 +7,15 @@ thread, two thread hops per request that cost more than answering a quiz answer.
 
 from __future__ import annotations
 
+import contextvars
 from typing import Annotated, Any
 
-from fastapi import Depends, Header
+from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
+from koth.i18n import COOKIE, pick_language, translations
 from koth.server.games.analysis import AnalysisService
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
@@ -128,6 +130,37 @@ async def get_base_url(connection: HTTPConnection) -> str:
     return (settings.public_url or str(connection.base_url)).rstrip("/")
 
 
+async def get_language(connection: HTTPConnection) -> str:
+    """The reader's language: the language switch's cookie, else the browser's choice."""
+    return pick_language(connection.cookies.get(COOKIE), connection.headers.get("accept-language"))
+
+
+_page_language: contextvars.ContextVar[str] = contextvars.ContextVar("page_language", default="en")
+
+
+def page_context(request: Request) -> dict[str, Any]:
+    """What every page's template gets: its language, and the texts of the catalogs in it
+    (``_``/``gettext``/``ngettext`` and ``{% trans %}`` read the language set here: a
+    page renders within its request)."""
+    lang = pick_language(request.cookies.get(COOKIE), request.headers.get("accept-language"))
+    _page_language.set(lang)
+    return {"lang": lang}
+
+
+def install_translations(templates: Jinja2Templates) -> None:
+    """Jinja2's i18n extension on ``templates``, speaking each page's language."""
+    env = templates.env
+    env.add_extension("jinja2.ext.i18n")
+
+    def gettext(message: str) -> str:
+        return translations(_page_language.get()).gettext(message)
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return translations(_page_language.get()).ngettext(singular, plural, n)
+
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+
+
 async def get_host_event(
     event_id: str,
     quiz: Annotated[QuizService, Depends(get_quiz)],
@@ -152,3 +185,4 @@ ClientDep = Annotated[str, Depends(get_client)]
 IdempotencyKeyDep = Annotated[str | None, Depends(get_idempotency_key)]
 RateLimitsDep = Annotated[RateLimits, Depends(get_rate_limits)]
 SocketsDep = Annotated[SocketBudget, Depends(get_sockets)]
+LanguageDep = Annotated[str, Depends(get_language)]

@@ -24,6 +24,7 @@ from koth.core.errors import (
     KothError,
     NotYourTurnError,
 )
+from koth.i18n import DEFAULT, N_, Translator
 
 
 class ErrorCode(enum.StrEnum):
@@ -57,11 +58,19 @@ class ErrorCode(enum.StrEnum):
 
 
 class ServerError(KothError):
-    """A refused request of the web app (domain level: no HTTP here)."""
+    """A refused request of the web app (domain level: no HTTP here).
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    ``message`` is English with ``{name}`` parameters, marked ``N_`` where it is raised
+    so the catalogs translate it (docs/translating.md); ``message`` holds it filled in,
+    ``template`` and ``params`` let :func:`api_error_from` word it in the reader's
+    language."""
+
+    def __init__(self, message: str, *, rule: str | None = None, **params: object) -> None:
+        text = message.format(**params) if params else message
+        super().__init__(text)
+        self.message = text
+        self.template = message
+        self.params = params
         self.rule = rule
 
 
@@ -109,6 +118,11 @@ class JoinClosedError(ServerError):
     """The event no longer takes new teams."""
 
 
+class IllegalDeclarationError(ServerError, IllegalActionError):
+    """A declaration the quiz rules do not allow now (Q3, Q8, Q15, Q21): an illegal
+    action, worded by the web app."""
+
+
 class InvalidRequestError(ServerError):
     """A well-formed request whose values cannot be used (a quiz setting, a team name)."""
 
@@ -124,8 +138,8 @@ class StorageUnavailableError(ServerError):
 class RateLimitedError(ServerError):
     """Too many requests of one kind from one client address; retry after the pause."""
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, retry_after: int, **params: object) -> None:
+        super().__init__(message, rule=None, **params)
         self.retry_after = retry_after
 
 
@@ -147,77 +161,79 @@ class ErrorKind:
 #: error class -> HTTP status and code; looked up along the class's MRO, so a subclass
 #: without its own row gets its parent's
 ERROR_TABLE: dict[type[KothError], ErrorKind] = {
-    NotFoundError: ErrorKind(HTTPStatus.NOT_FOUND, ErrorCode.NOT_FOUND, "no such resource"),
+    NotFoundError: ErrorKind(HTTPStatus.NOT_FOUND, ErrorCode.NOT_FOUND, N_("no such resource")),
     UnknownGameError: ErrorKind(
-        HTTPStatus.NOT_FOUND, ErrorCode.UNKNOWN_GAME, "no game of that name"
+        HTTPStatus.NOT_FOUND, ErrorCode.UNKNOWN_GAME, N_("no game of that name")
     ),
-    ForbiddenError: ErrorKind(HTTPStatus.FORBIDDEN, ErrorCode.FORBIDDEN, "missing or wrong token"),
+    ForbiddenError: ErrorKind(
+        HTTPStatus.FORBIDDEN, ErrorCode.FORBIDDEN, N_("missing or wrong token")
+    ),
     StaleVersionError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.STALE, "the game has moved on: reload and retry"
+        HTTPStatus.CONFLICT, ErrorCode.STALE, N_("the game has moved on: reload and retry")
     ),
     AlreadySubmittedError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.ALREADY_SUBMITTED, "this seat has already chosen"
+        HTTPStatus.CONFLICT, ErrorCode.ALREADY_SUBMITTED, N_("this seat has already chosen")
     ),
     NotFinishedError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.NOT_FINISHED, "only once the game is over"
+        HTTPStatus.CONFLICT, ErrorCode.NOT_FINISHED, N_("only once the game is over")
     ),
     WrongPhaseError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.WRONG_PHASE, "not possible at this point of the event"
+        HTTPStatus.CONFLICT, ErrorCode.WRONG_PHASE, N_("not possible at this point of the event")
     ),
     AnsweringClosedError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.ANSWERING_CLOSED, "answering is not open"
+        HTTPStatus.CONFLICT, ErrorCode.ANSWERING_CLOSED, N_("answering is not open")
     ),
     AlreadyAnsweredError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.ALREADY_ANSWERED, "only the first answer counts"
+        HTTPStatus.CONFLICT, ErrorCode.ALREADY_ANSWERED, N_("only the first answer counts")
     ),
     NameTakenError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.NAME_TAKEN, "a team of that name has joined"
+        HTTPStatus.CONFLICT, ErrorCode.NAME_TAKEN, N_("a team of that name has joined")
     ),
     JoinClosedError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.JOIN_CLOSED, "the event takes no new teams"
+        HTTPStatus.CONFLICT, ErrorCode.JOIN_CLOSED, N_("the event takes no new teams")
     ),
     InvalidRequestError: ErrorKind(
-        HTTPStatus.UNPROCESSABLE_ENTITY, ErrorCode.INVALID_REQUEST, "values that cannot be used"
+        HTTPStatus.UNPROCESSABLE_ENTITY, ErrorCode.INVALID_REQUEST, N_("values that cannot be used")
     ),
     MalformedRequestError: ErrorKind(
         HTTPStatus.UNPROCESSABLE_ENTITY,
         ErrorCode.MALFORMED_REQUEST,
-        "the request does not have the documented shape",
+        N_("the request does not have the documented shape"),
     ),
     StorageUnavailableError: ErrorKind(
         HTTPStatus.SERVICE_UNAVAILABLE,
         ErrorCode.STORAGE_UNAVAILABLE,
-        "the database refused the write; nothing was stored: retry",
+        N_("the database refused the write; nothing was stored: retry"),
     ),
     RateLimitedError: ErrorKind(
         HTTPStatus.TOO_MANY_REQUESTS,
         ErrorCode.RATE_LIMITED,
-        "too many requests from this address: retry after the seconds in Retry-After",
+        N_("too many requests from this address: retry after the seconds in Retry-After"),
     ),
     PayloadTooLargeError: ErrorKind(
         HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
         ErrorCode.PAYLOAD_TOO_LARGE,
-        "the request body is larger than the server takes",
+        N_("the request body is larger than the server takes"),
     ),
     TooManyConnectionsError: ErrorKind(
         HTTPStatus.TOO_MANY_REQUESTS,
         ErrorCode.TOO_MANY_CONNECTIONS,
-        "as many live connections as allowed are open",
+        N_("as many live connections as allowed are open"),
     ),
-    GameOverError: ErrorKind(HTTPStatus.CONFLICT, ErrorCode.GAME_OVER, "the game is over"),
+    GameOverError: ErrorKind(HTTPStatus.CONFLICT, ErrorCode.GAME_OVER, N_("the game is over")),
     NotYourTurnError: ErrorKind(
-        HTTPStatus.CONFLICT, ErrorCode.NOT_YOUR_TURN, "this seat is not to move"
+        HTTPStatus.CONFLICT, ErrorCode.NOT_YOUR_TURN, N_("this seat is not to move")
     ),
     IllegalActionError: ErrorKind(
-        HTTPStatus.BAD_REQUEST, ErrorCode.ILLEGAL_ACTION, "the action breaks a rule"
+        HTTPStatus.BAD_REQUEST, ErrorCode.ILLEGAL_ACTION, N_("the action breaks a rule")
     ),
     InvalidActionError: ErrorKind(
-        HTTPStatus.BAD_REQUEST, ErrorCode.INVALID_ACTION, "not an action of this game"
+        HTTPStatus.BAD_REQUEST, ErrorCode.INVALID_ACTION, N_("not an action of this game")
     ),
     InvalidParamsError: ErrorKind(
-        HTTPStatus.UNPROCESSABLE_ENTITY, ErrorCode.INVALID_PARAMS, "invalid game parameters"
+        HTTPStatus.UNPROCESSABLE_ENTITY, ErrorCode.INVALID_PARAMS, N_("invalid game parameters")
     ),
-    KothError: ErrorKind(HTTPStatus.BAD_REQUEST, ErrorCode.BAD_REQUEST, "refused"),
+    KothError: ErrorKind(HTTPStatus.BAD_REQUEST, ErrorCode.BAD_REQUEST, N_("refused")),
 }
 
 
@@ -246,11 +262,21 @@ def kind_of(exc_type: type[KothError]) -> ErrorKind:
     return ERROR_TABLE[KothError]  # pragma: no cover (KothError is in every MRO)
 
 
-def api_error_from(exc: KothError) -> ApiError:
-    """The status, code, message and rule a client gets for ``exc``."""
+def api_error_from(exc: KothError, lang: str = DEFAULT) -> ApiError:
+    """The status, code, message and rule a client gets for ``exc``, worded in ``lang``:
+    the error's own words where the catalog has them, else (a rule engine's refusal, for
+    instance) its kind's description; English always has the error's own words."""
     kind = kind_of(type(exc))
-    message = exc.message if isinstance(exc, ServerError) else str(exc)
+    _ = Translator(lang)
+    if isinstance(exc, ServerError) and _.translates(exc.template):
+        message = _(exc.template, **exc.params)
+    elif _.lang == DEFAULT:
+        message = exc.message if isinstance(exc, ServerError) else str(exc)
+    else:
+        message = _(kind.description)
     rule = getattr(exc, "rule", None)
+    if message == _(kind.description) and isinstance(rule, str):
+        message += f" ({rule})"
     headers = (("Retry-After", str(exc.retry_after)),) if isinstance(exc, RateLimitedError) else ()
     return ApiError(
         int(kind.status), kind.code, message, rule if isinstance(rule, str) else None, headers

@@ -14,6 +14,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 
 from koth.core.errors import KothError
+from koth.i18n import COOKIE, pick_language
 from koth.server.errors import ErrorCode, TooManyConnectionsError, api_error_from
 from koth.server.metrics import SOCKETS
 from koth.server.ratelimit import Action, RateLimits
@@ -147,5 +148,6 @@ async def close_bad_hello(websocket: WebSocket, what: str) -> None:
 
 async def close_with_error(websocket: WebSocket, exc: KothError) -> None:
     """Close with the API error ``exc`` maps to: code 4000 + its HTTP status."""
-    error = api_error_from(exc)
+    lang = pick_language(websocket.cookies.get(COOKIE), websocket.headers.get("accept-language"))
+    error = api_error_from(exc, lang)
     await close_with(websocket, 4000 + error.status, error.code, error.message)

@@ -29,6 +29,7 @@ from koth.games.quiz import (
 from koth.games.quiz.events import LightningAnswer
 from koth.games.quiz.reachability import questions_to_reach
 from koth.games.quiz.state import EndReason, NoteKind
+from koth.games.quiz.wording import end_text
 
 from .helpers import cfg, climb, play, pos, pts, question
 
@@ -476,7 +477,7 @@ def test_q25_end_reasons_keep_their_json_text_and_cite_their_rule(
     reason: EndReason, text: str, rule: str
 ) -> None:
     assert reason == text and json.dumps(reason) == f'"{text}"'
-    assert reason.rule == rule and reason.text
+    assert reason.rule == rule and end_text(reason)
 
 
 def test_q25_every_note_kind_cites_a_rule() -> None:

@@ -14,6 +14,8 @@ from tests.server.conftest import make_settings
 from tests.server.live_server import CHROMIUM_ARGS, LiveServer
 from tests.server.quiz.helpers import QuizApi
 
+CHROMIUM = "/usr/bin/chromium"
+
 
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
@@ -29,9 +31,6 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
 @pytest.fixture
 def api(client: TestClient) -> QuizApi:
     return QuizApi(client)
-
-
-CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture

@@ -112,9 +112,12 @@ class QuizApi:
         right: set[str],
         declarations: dict[str, str] | None = None,
         partner: bool = False,
+        opened: bool = False,
     ) -> dict[str, Any]:
-        """One whole question: open, declarations, read, answers, judgement, resolve."""
-        self.cmd("open_question")
+        """One whole question: open (unless ``opened`` already), declarations, read,
+        answers, judgement, resolve."""
+        if not opened:
+            self.cmd("open_question")
         for team, declared in (declarations or {}).items():
             self.declare(team, question, declared)
         if partner:

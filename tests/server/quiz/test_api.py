@@ -256,7 +256,7 @@ def test_appeal_reports_downgraded_declarations(api: QuizApi) -> None:
     api.play(2, {"A": RIGHT}, {RIGHT}, declarations={"A": "jump"})
     view = api.cmd("appeal", question=1, team="A", correct=False, comment="misheard")
     assert view["standings"]["downgraded"][0]["team"] == "A"
-    assert "jump" in view["appeals"][0]["downgraded"][0]
+    assert view["appeals"][0]["downgraded"][0]["params"]["declaration"] == "jump"
 
 
 def test_partner_flag_break_and_wrong_phase_commands(api: QuizApi) -> None:
@@ -408,15 +408,17 @@ def test_answer_grouping_key() -> None:
 
 
 def test_language_choice(client: TestClient) -> None:
-    from koth.server.quiz.i18n import EN, RU, pick_language
+    from koth.server.quiz.i18n import pick_language, strings
 
+    RU, EN = strings("ru"), strings("en")
     assert set(EN) == set(RU)
     assert pick_language(None, "ru-RU,ru;q=0.9,en;q=0.8") == "ru"
     assert pick_language(None, "de-DE,en;q=0.5,ru;q=0.7") == "ru"
     assert pick_language(None, "de") == "en"
     assert pick_language("en", "ru") == "en"
     page = client.get("/quiz", headers={"Accept-Language": "ru"})
-    assert RU["host_title"] in page.text
+    assert RU["host_title"] == "Провести игру" and RU["host_title"] in page.text
+    assert '<html lang="ru">' in page.text
     switched = client.get("/quiz/lang/en", params={"next": "/quiz"}, follow_redirects=False)
     assert switched.status_code == 303 and switched.cookies.get("koth_lang") == "en"
     client.cookies.set("koth_lang", "en")
@@ -438,7 +440,11 @@ def test_pages_render(api: QuizApi, client: TestClient) -> None:
 def test_csv_cells_never_start_a_formula(api: QuizApi, client: TestClient) -> None:
     started(api, questions=1, prize_places=1)
     api.play(1, {"A": "=HYPERLINK(1)", "B": RIGHT}, {RIGHT})
-    assert ",'=HYPERLINK(1)," in client.get(api.url("export.csv")).text
+    english = client.get(api.url("export.csv")).text
+    assert ",'=HYPERLINK(1)," in english
+    assert english.startswith("\ufeffpart,question,team,place,declaration,late_declaration,")
+    russian = client.get(api.url("export.csv"), headers={"Accept-Language": "ru"}).text
+    assert russian.startswith("\ufeffэтап,вопрос,команда,место,заявка,поздняя заявка,")
 
 
 @pytest.mark.timeout(30)

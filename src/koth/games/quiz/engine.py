@@ -37,6 +37,7 @@ from koth.games.quiz.rules import (
     resolve,
 )
 from koth.games.quiz.state import AnswerSlot, Note, OpenQuestion, QuestionRecord, QuizState
+from koth.games.quiz.wording import problem_text
 
 __all__ = [
     "QuizGame",
@@ -213,9 +214,16 @@ def _declare(state: QuizState, event: DeclarationMade) -> QuizState:
         return _with_open(state, _replace_open(oq, declarations=oq.declarations.set(i, None)))
     problem = declaration_problem(state.config, state.standings, i, declared)
     if problem is not None:
-        reason, rule = problem
+        reason, rule, params = problem
+        # the engine's refusals are for programs and logs, in English; the web app
+        # words a refused declaration itself
         raise QuizRuleError(
-            f"{declared} rejected: {reason}", rule=rule, question=oq.number, team=event.team
+            f"{declared} rejected: {problem_text(reason, dict(params))}",
+            rule=rule,
+            question=oq.number,
+            team=event.team,
+            problem=reason,
+            params=params,
         )
     return _with_open(state, _replace_open(oq, declarations=oq.declarations.set(i, declared)))
 

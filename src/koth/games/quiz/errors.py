@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from koth.core.errors import GameOverError, IllegalActionError
+from koth.games.quiz.state import Params, Problem
 
 
 class QuizRuleError(IllegalActionError):
@@ -10,10 +11,19 @@ class QuizRuleError(IllegalActionError):
 
     ``question`` is the question number concerned (None when none applies), ``team``
     the team concerned (None when none applies) and ``rule`` the rule number (``"Q3"``).
+    A refused declaration also names its ``problem`` and the problem's ``params``, so an
+    adapter can word it in its reader's language.
     """
 
     def __init__(
-        self, message: str, *, rule: str, question: int | None = None, team: str | None = None
+        self,
+        message: str,
+        *,
+        rule: str,
+        question: int | None = None,
+        team: str | None = None,
+        problem: Problem | None = None,
+        params: Params = (),
     ) -> None:
         parts = []
         if question is not None:
@@ -26,6 +36,8 @@ class QuizRuleError(IllegalActionError):
         self.question = question
         self.team = team
         self.reason = message
+        self.problem = problem
+        self.params = params
 
 
 class QuizGameOverError(QuizRuleError, GameOverError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from koth.games.quiz.config import QuizConfig
 from koth.games.quiz.state import QuizState
+from koth.games.quiz.wording import end_text, note_text
 
 
 def _count(value: int, word: str) -> str:
@@ -78,7 +79,7 @@ def explain_question(state: QuizState, number: int) -> list[str]:
         text = (
             f"  {name}: {kind}, {answer}{tags}: {_count(steps, 'step')}, {_count(points, 'point')}"
         )
-        team_notes = [n.text for n in notes if n.team == name]
+        team_notes = [note_text(n) for n in notes if n.team == name]
         if judged is None:
             # the fold's notes say "answered wrong" for both; a missing answer is told apart
             team_notes = [t.replace("answered wrong", "gave no answer") for t in team_notes]
@@ -94,7 +95,7 @@ def explain_question(state: QuizState, number: int) -> list[str]:
         text += " — " + "; ".join(team_notes)
         lines.append(text)
     if after.finished and after.reason is not None:
-        lines.append(f"  Game over: {after.reason.text} ({after.reason.rule}).")
+        lines.append(f"  Game over: {end_text(after.reason)} ({after.reason.rule}).")
     return lines
 
 

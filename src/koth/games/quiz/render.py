@@ -6,14 +6,15 @@ from rich.table import Table
 
 from koth.games.quiz.pack import Pack
 from koth.games.quiz.situation import Situation
+from koth.games.quiz.state import NoteKind
+from koth.games.quiz.wording import end_text, note_params_text
 
 
 def situation_table(s: Situation, title: str | None = None) -> Table:
     """The standings as a table, best place first."""
     if s.finished:
-        status = (
-            f"finished after question {s.questions_played}: {s.reason.text if s.reason else ''}"
-        )
+        reason = end_text(s.reason) if s.reason else ""
+        status = f"finished after question {s.questions_played}: {reason}"
     else:
         status = f"after question {s.questions_played} of {s.total_questions}"
     if s.king is not None:
@@ -45,7 +46,11 @@ def tie_lines(s: Situation) -> list[str]:
     ]
     if s.qualified is not None:
         out.append("Qualified for the final: " + ", ".join(s.qualified))
-    out.extend(f"Downgraded: question {d.question}, {d.team}: {d.text}" for d in s.downgraded)
+    out.extend(
+        f"Downgraded: question {d.question}, {d.team}: "
+        + note_params_text(NoteKind.DOWNGRADED, d.params)
+        for d in s.downgraded
+    )
     if s.voided_questions:
         out.append("Void questions (after the end): " + ", ".join(map(str, s.voided_questions)))
     return out

@@ -8,7 +8,15 @@ from dataclasses import dataclass, replace
 from koth.games.quiz.config import QuizConfig
 from koth.games.quiz.events import Declaration
 from koth.games.quiz.reachability import challenge_window, challenger_exists
-from koth.games.quiz.state import EndReason, Note, NoteKind, QuestionRecord, Standings
+from koth.games.quiz.state import (
+    EndReason,
+    Note,
+    NoteKind,
+    Params,
+    Problem,
+    QuestionRecord,
+    Standings,
+)
 
 _INF = float("inf")
 
@@ -21,37 +29,32 @@ def jump_is_legal(position: int, last_wrong: bool, steps: int) -> bool:
 
 def declaration_problem(
     config: QuizConfig, standings: Standings, team: int, declaration: Declaration
-) -> tuple[str, str] | None:
-    """Why ``declaration`` is illegal for ``team`` now, as (reason, rule); None if legal."""
+) -> tuple[Problem, str, Params] | None:
+    """Why ``declaration`` is illegal for ``team`` now, as (problem, rule, its
+    parameters); None if legal."""
     steps = config.steps
     position = standings.position[team]
     if declaration == "jump":
         if position == 0:
-            return "a jump is not allowed from the start (position 0)", "Q3"
+            return Problem.JUMP_FROM_START, "Q3", ()
         if position == steps:
-            return "a jump is not allowed on the Peak", "Q3"
+            return Problem.JUMP_ON_PEAK, "Q3", ()
         if position >= steps - 2:
-            left = steps - position
-            word = "step" if left == 1 else "steps"
-            return f"a jump is not allowed with {left} {word} left to the Peak", "Q3"
+            return Problem.JUMP_NEAR_PEAK, "Q3", (("left", steps - position),)
         if standings.last_wrong[team]:
-            return "a jump is not allowed right after the team's own wrong answer", "Q3"
+            return Problem.JUMP_AFTER_WRONG, "Q3", ()
         return None
     if declaration == "revolution":
         if config.kind == "semifinal":
-            return "there is no King and no Revolution in a semifinal", "Q15"
+            return Problem.NO_REVOLUTION_IN_SEMIFINAL, "Q15", ()
         if standings.king is None:
-            return "there is no King to overthrow", "Q8"
+            return Problem.NO_KING, "Q8", ()
         if standings.king == team:
-            return "the King cannot declare a Revolution", "Q21"
+            return Problem.KING_REVOLTS, "Q21", ()
         if position != steps - 1:
-            return (
-                f"only a team one step below the Peak (position {steps - 1}) may declare a "
-                f"Revolution; the team stands on {position}",
-                "Q8",
-            )
+            return Problem.NOT_BELOW_PEAK, "Q8", (("below", steps - 1), ("position", position))
         if not standings.revolution_right[team]:
-            return "the team already used its right to revolt against this King", "Q8"
+            return Problem.REVOLUTION_USED, "Q8", ()
     return None
 
 
@@ -118,7 +121,7 @@ def _standing_declarations(
                 q,
                 names[i],
                 NoteKind.LATE_DECLARATION,
-                f"{declared} declared after the question was read: ordinary move (Q3)",
+                (("declaration", declared),),
             )
         )
     jumps: set[int] = set()
@@ -126,13 +129,13 @@ def _standing_declarations(
     for i, declared in record.declarations.items():
         problem = declaration_problem(config, before, i, declared)
         if problem is not None:
-            reason, rule = problem
+            reason, rule, params = problem
             notes.append(
                 Note(
                     q,
                     names[i],
                     NoteKind.DOWNGRADED,
-                    f"{declared} downgraded to an ordinary move: {reason} ({rule})",
+                    (("declaration", declared), ("reason", reason.value), ("rule", rule), *params),
                 )
             )
         elif declared == "jump":
@@ -239,7 +242,7 @@ def _contest_for_the_peak(
     if king is None:
         if contenders:
             king = best(contenders)
-            notes.append(Note(q, names[king], NoteKind.CROWNED, "reached the Peak: King (Q7)"))
+            notes.append(Note(q, names[king], NoteKind.CROWNED))
     elif record.judged[king] is True or not contenders:
         for i in sorted(revolts):
             if record.judged[i] is True:
@@ -248,11 +251,10 @@ def _contest_for_the_peak(
                         q,
                         names[i],
                         NoteKind.REVOLUTION_FAILED,
-                        "right, but the King answered right and keeps the Peak (Q10)",
                     )
                 )
         if revolts:
-            notes.append(Note(q, names[king], NoteKind.KEPT_PEAK, "kept the Peak (Q10)"))
+            notes.append(Note(q, names[king], NoteKind.KEPT_PEAK))
         return king
     else:
         old = king
@@ -263,10 +265,10 @@ def _contest_for_the_peak(
                 q,
                 names[old],
                 NoteKind.OVERTHROWN,
-                f"answered wrong and was overthrown by {names[king]} (Q10)",
+                (("king", names[king]),),
             )
         )
-        notes.append(Note(q, names[king], NoteKind.CROWNED, "won the Revolution: King (Q10)"))
+        notes.append(Note(q, names[king], NoteKind.CROWNED, (("by", "revolution"),)))
     if king is not None and king != before.king:
         for i in contenders:
             if i != king:
@@ -275,7 +277,7 @@ def _contest_for_the_peak(
                         q,
                         names[i],
                         NoteKind.STAYED_BELOW,
-                        f"right, but {names[king]} took the Peak: stays one step below (Q7, Q10)",
+                        (("king", names[king]),),
                     )
                 )
     return king

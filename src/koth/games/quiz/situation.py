@@ -33,11 +33,14 @@ class TieGroup(BaseModel):
 
 
 class Downgrade(BaseModel):
+    """A declaration that did not stand: the note's parameters (declaration, reason
+    and rule, and the reason's own), worded by :mod:`koth.games.quiz.wording`."""
+
     model_config = ConfigDict(frozen=True)
 
     question: int
     team: str
-    text: str
+    params: dict[str, str | int]
 
 
 class Situation(BaseModel):
@@ -109,7 +112,7 @@ def situation(state: QuizState, after: int | None = None) -> Situation:
     if cut is not None and finished and not required:
         qualified = [names[i] for i in ranking.order[:cut]]
     downgraded = [
-        Downgrade(question=note.question, team=note.team, text=note.text)
+        Downgrade(question=note.question, team=note.team, params=note.details)
         for notes in state.notes[:after]
         for note in notes
         if note.kind == "downgraded"

@@ -7,6 +7,7 @@ Team data are kept as parallel tuples indexed by the team's position in
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -29,22 +30,31 @@ class EndReason(enum.StrEnum):
         """The rule that ends the game so."""
         return _END_RULES[self]
 
-    @property
-    def text(self) -> str:
-        """The reason in words."""
-        return _END_TEXTS[self]
-
 
 _END_RULES: Final = {
     EndReason.KING_HELD: "Q11",
     EndReason.QUESTIONS_EXHAUSTED: "Q13",
     EndReason.NO_CHALLENGER: "Q12",
 }
-_END_TEXTS: Final = {
-    EndReason.KING_HELD: "the King held the Peak",
-    EndReason.QUESTIONS_EXHAUSTED: "the questions ran out",
-    EndReason.NO_CHALLENGER: "no team can overthrow the King any more",
-}
+
+
+class Problem(enum.StrEnum):
+    """Why a declaration does not stand (Q3, Q8, Q15, Q21); the words for each are in
+    :mod:`koth.games.quiz.wording`."""
+
+    JUMP_FROM_START = "jump_from_start"
+    JUMP_ON_PEAK = "jump_on_peak"
+    JUMP_NEAR_PEAK = "jump_near_peak"
+    JUMP_AFTER_WRONG = "jump_after_wrong"
+    NO_REVOLUTION_IN_SEMIFINAL = "no_revolution_in_semifinal"
+    NO_KING = "no_king"
+    KING_REVOLTS = "king_revolts"
+    NOT_BELOW_PEAK = "not_below_peak"
+    REVOLUTION_USED = "revolution_used"
+
+
+#: a note's or problem's parameters, as (name, value) pairs in a fixed order
+Params = tuple[tuple[str, str | int], ...]
 
 
 class NoteKind(enum.StrEnum):
@@ -104,12 +114,42 @@ class Standings:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """Something noteworthy of one question for one team (a downgrade, a coronation...)."""
+    """Something noteworthy of one question for one team (a downgrade, a coronation...):
+    a code and its parameters, never words (:mod:`koth.games.quiz.wording` has them).
+    ``str(note)`` is ``Q<question> <kind> {"team": ..., <parameters>}`` (JSON) and
+    :meth:`parse` reads it back."""
 
     question: int
     team: str
     kind: NoteKind
-    text: str
+    params: Params = ()
+
+    @property
+    def details(self) -> dict[str, str | int]:
+        return dict(self.params)
+
+    def __str__(self) -> str:
+        fields = json.dumps({"team": self.team, **self.details}, ensure_ascii=False)
+        return f"Q{self.question} {self.kind} {fields}"
+
+    @classmethod
+    def parse(cls, text: str) -> Note:
+        """The note written by ``str``; ValueError naming the text if it is not one."""
+        number, _, rest = text.partition(" ")
+        kind, _, fields = rest.partition(" ")
+        try:
+            values = json.loads(fields)
+            team = values.pop("team")
+            params = tuple((str(k), v) for k, v in values.items())
+            if not (number[:1] == "Q" and number[1:].isdigit() and isinstance(team, str)):
+                raise ValueError("bad question or team")
+            if not all(isinstance(v, str | int) for _, v in params):
+                raise ValueError("a parameter is neither text nor a number")
+            return cls(int(number[1:]), team, NoteKind(kind), params)
+        except (ValueError, KeyError, AttributeError, TypeError) as exc:
+            raise ValueError(
+                f'not a note: {text!r} (expected Q<n> <kind> {{"team": ...}}: {exc})'
+            ) from None
 
 
 @dataclass(frozen=True, slots=True)

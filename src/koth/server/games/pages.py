@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from koth.core.errors import InvalidParamsError, KothError
+from koth.i18n import COOKIE, N_, Translator, pick_language
 from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
@@ -17,9 +18,11 @@ from koth.server.deps import (
     RateLimitsDep,
     SettingsDep,
     TemplatesDep,
+    get_language,
     limited,
 )
 from koth.server.errors import api_error_from
+from koth.server.games import i18n as texts
 from koth.server.games.agents import agent_names
 from koth.server.games.catalog import GameInfo, ParamField, game_info, offered_games
 from koth.server.games.schemas import GameStatus, SeatKind
@@ -53,6 +56,7 @@ async def lobby_page(
             "games": listed,
             "finished": finished,
             "max_budget": settings.max_agent_iterations,
+            "texts": texts.strings(await get_language(request)),
         },
     )
 
@@ -75,11 +79,15 @@ async def create_from_form(
         seats = _seats_from_form(form)
         response = await games.create(info.name, params, seats, base)
     except KothError as exc:
-        error = api_error_from(exc)
+        lang = await get_language(request)
+        error = api_error_from(exc, lang)
         return templates.TemplateResponse(
             request,
             "error.html",
-            {"title": "The game could not be created", "message": error.message},
+            {
+                "title": Translator(lang)(N_("The game could not be created")),
+                "message": error.message,
+            },
             status_code=error.status,
         )
     qr = {
@@ -96,7 +104,7 @@ async def create_from_form(
 async def game_page(
     request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:
-    context = await _page_context(games, game_id)
+    context = await _page_context(request, games, game_id)
     if context is None:
         return _not_found(request, templates, game_id)
     return templates.TemplateResponse(request, "game.html", context)
@@ -106,13 +114,13 @@ async def game_page(
 async def replay_page(
     request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
 ) -> HTMLResponse:
-    context = await _page_context(games, game_id)
+    context = await _page_context(request, games, game_id)
     if context is None:
         return _not_found(request, templates, game_id)
     return templates.TemplateResponse(request, "replay.html", context)
 
 
-async def _page_context(games: GamesDep, game_id: str) -> dict[str, Any] | None:
+async def _page_context(request: Request, games: GamesDep, game_id: str) -> dict[str, Any] | None:
     try:
         table = await games.table(game_id)
     except KothError:
@@ -123,14 +131,21 @@ async def _page_context(games: GamesDep, game_id: str) -> dict[str, Any] | None:
         "title": game_info(table.game).title,
         "renderer": RENDERERS.get(table.game, "generic"),
         "num_players": table.num_players,
+        "texts": texts.strings(await get_language(request)),
     }
 
 
 def _not_found(request: Request, templates: TemplatesDep, game_id: str) -> HTMLResponse:
+    _ = Translator(
+        pick_language(request.cookies.get(COOKIE), request.headers.get("accept-language"))
+    )
     return templates.TemplateResponse(
         request,
         "error.html",
-        {"title": "No such game", "message": f"There is no game {game_id!r}."},
+        {
+            "title": _(N_("No such game")),
+            "message": _(N_("There is no game {game_id!r}."), game_id=game_id),
+        },
         status_code=404,
     )
 

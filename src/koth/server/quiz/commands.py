@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from koth.games.quiz import draw_spurs
 from koth.games.quiz.pack import PackError, parse_pack
+from koth.i18n import N_, Term
 from koth.server.errors import InvalidRequestError, NotFoundError, WrongPhaseError
 from koth.server.quiz import ops
 from koth.server.quiz.model import EventModel
@@ -103,11 +104,11 @@ def judge(model: EventModel, body: JudgeCommand, _now: float) -> ops.Op:
     question = _question(model, body)
     q = model.current_part().open_question
     if q is None or q.number != question:
-        raise WrongPhaseError(f"question {question} is not open")
+        raise WrongPhaseError(N_("question {question} is not open"), question=question)
     chosen = [t for t, a in q.answers.items() if body.key is not None and a.key == body.key]
     chosen += [t for t in body.teams if t not in chosen]
     if not chosen:
-        raise NotFoundError("no answer matches")
+        raise NotFoundError(N_("no answer matches"))
     return ops.Judged(question=question, teams=chosen, correct=body.correct)
 
 
@@ -128,7 +129,7 @@ def appeal(_model: EventModel, body: AppealCommand, now: float) -> ops.Op:
 def answer_for_team(model: EventModel, body: AnswerForTeamCommand, now: float) -> ops.Op:
     """An answer the judge types in for a team (given on paper or aloud)."""
     if body.team not in model.teams:
-        raise InvalidRequestError(f"no team {body.team!r}")
+        raise InvalidRequestError(N_("no team {team!r}"), team=body.team)
     question = _question(model, body)
     return ops.Answered(
         question=question,
@@ -201,11 +202,13 @@ def next_part_op(model: EventModel) -> ops.PartStarted:
     or drawn with the event's secret seed, one stream per part)."""
     wanted = model.next_part_teams()
     if wanted is None:
-        raise WrongPhaseError("every part of the event has been played")
+        raise WrongPhaseError(N_("every part of the event has been played"))
     name, teams = wanted
     settings = model.config
     if len(teams) < 2:
-        raise WrongPhaseError(f"{name} needs at least 2 teams (it has {len(teams)})")
+        raise WrongPhaseError(
+            N_("{part} needs at least 2 teams (it has {count})"), part=Term(name), count=len(teams)
+        )
     manual = {
         ops.clean_name(t): list(c) for t, c in settings.spurs.items() if ops.clean_name(t) in teams
     }

@@ -11,33 +11,38 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from koth.games.quiz.state import EndReason
+from koth.games.quiz.wording import DECLARATION_TEXTS, end_text, note_params_text
+from koth.i18n import DEFAULT, N_, Translator
+from koth.server.quiz.i18n import PART_TEXTS
 from koth.server.quiz.model import EventModel, Part, Question
 from koth.server.quiz.schemas import ProtocolDocument
 from koth.server.quiz.views import results_document
 
 _PROTOCOL: TypeAdapter[ProtocolDocument] = TypeAdapter(ProtocolDocument)
 
-CSV_COLUMNS = [
-    "part",
-    "question",
-    "team",
-    "place",
-    "declaration",
-    "late_declaration",
-    "answer",
-    "time_s",
-    "correct",
-    "steps",
-    "points_gained",
-    "position",
-    "points",
-    "spur",
-    "partner",
-    "king",
-    "void",
-    "notes",
-    "end_reason",
-]
+#: the CSV's columns (the order is the file's) and their headings in other languages
+CSV_HEADINGS: dict[str, str] = {
+    "part": N_("part"),
+    "question": N_("question"),
+    "team": N_("team"),
+    "place": N_("place"),
+    "declaration": N_("declaration"),
+    "late_declaration": N_("late declaration"),
+    "answer": N_("answer"),
+    "time_s": N_("time (s)"),
+    "correct": N_("right"),
+    "steps": N_("steps"),
+    "points_gained": N_("points gained"),
+    "position": N_("position"),
+    "points": N_("points"),
+    "spur": N_("spur"),
+    "partner": N_("partner question"),
+    "king": N_("King"),
+    "void": N_("void"),
+    "notes": N_("notes"),
+    "end_reason": N_("end reason"),
+}
+CSV_COLUMNS = list(CSV_HEADINGS)
 #: a spreadsheet (Excel above all) reads a CSV file as UTF-8 only after this mark
 BOM = "\ufeff"
 
@@ -128,42 +133,58 @@ def _protocol(model: EventModel) -> dict[str, Any]:
     }
 
 
-def results_csv(model: EventModel) -> str:
+def results_csv(model: EventModel, lang: str = "en") -> str:
     """One row per part, question and team (the club's "figures"), then one per team of
-    each lightning question; every row names its part and the reason the part ended.
-    Starts with a byte-order mark so spreadsheets read the Cyrillic right."""
+    each lightning question, worded in ``lang`` (headings, parts, declarations, yes/no
+    and notes; team names and answers as given); every row names its part and the
+    reason the part ended. Starts with a byte-order mark so spreadsheets read the
+    Cyrillic right."""
     doc = results_document(model)
-    notes = control_notes(model)
+    _ = Translator(lang)
+    notes = control_notes(model, _)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    # English keeps the column identifiers as headings, for the programs that read them
+    writer.writerow(
+        {key: key if _.lang == DEFAULT else _(text) for key, text in CSV_HEADINGS.items()}
+    )
+
+    def yes_no(value: bool | None) -> str:
+        return "" if value is None else _(YES) if value else _(NO)
+
+    def declaration(value: str) -> str:
+        return _(DECLARATION_TEXTS[value])
+
     for part in doc.parts:
         places = {t.name: t.place for t in part.standings.teams}
-        reason = EndReason(part.standings.reason).text if part.standings.reason else ""
+        reason = end_text(EndReason(part.standings.reason), _) if part.standings.reason else ""
         for q in part.questions:
             for row in q.rows:
                 writer.writerow(
                     _safe_row(
                         {
-                            "part": part.name,
+                            "part": _(PART_TEXTS.get(part.name, part.name)),
                             "question": q.question,
                             "team": row.team,
                             "place": places.get(row.team, ""),
-                            "declaration": row.declaration,
-                            "late_declaration": " ".join(row.late),
+                            "declaration": declaration(row.declaration),
+                            "late_declaration": " ".join(declaration(d) for d in row.late),
                             "answer": row.answer or "",
                             "time_s": _blank(row.time),
-                            "correct": _yes_no(row.correct),
+                            "correct": yes_no(row.correct),
                             "steps": _blank(row.steps),
                             "points_gained": _blank(row.gained),
                             "position": _blank(row.position),
                             "points": _blank(row.points),
-                            "spur": _yes_no(row.spur),
-                            "partner": _yes_no(q.partner),
-                            "king": _yes_no(row.king),
-                            "void": _yes_no(row.void),
+                            "spur": yes_no(row.spur),
+                            "partner": yes_no(q.partner),
+                            "king": yes_no(row.king),
+                            "void": yes_no(row.void),
                             "notes": "; ".join(
-                                [*row.notes, *notes(part.name, q.question, row.team)]
+                                [
+                                    *(note_params_text(n.kind, n.params, _) for n in row.notes),
+                                    *notes(part.name, q.question, row.team),
+                                ]
                             ),
                             "end_reason": reason,
                         }
@@ -174,11 +195,11 @@ def results_csv(model: EventModel) -> str:
                 writer.writerow(
                     _safe_row(
                         {
-                            "part": part.name,
-                            "question": f"lightning {k}",
+                            "part": _(PART_TEXTS.get(part.name, part.name)),
+                            "question": _(N_("lightning {number}"), number=k),
                             "team": team,
                             "place": places.get(team, ""),
-                            "correct": _yes_no(team in lq.right),
+                            "correct": yes_no(team in lq.right),
                             "end_reason": reason,
                         }
                     )
@@ -205,21 +226,19 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _yes_no(value: Any) -> str:
-    if value is None:
-        return ""
-    return "yes" if value else "no"
-
-
-def control_notes(model: EventModel) -> Callable[[str, int, str], list[str]]:
+def control_notes(model: EventModel, _: Translator) -> Callable[[str, int, str], list[str]]:
     """The host's changes as notes of the CSV rows: a renamed team's first row names its
     old name; every row after a team withdrew says so (rules Q36)."""
     renamed: dict[str, list[str]] = {}
     for change in model.changes:
         if change.kind == "renamed":
-            renamed.setdefault(change.team, []).append(f"renamed from {change.detail}")
+            renamed.setdefault(change.team, []).append(
+                _(N_("renamed from {name}"), name=change.detail)
+            )
         elif change.kind == "merged":
-            renamed.setdefault(change.team, []).append(f"absorbed team {change.detail}")
+            renamed.setdefault(change.team, []).append(
+                _(N_("absorbed team {name}"), name=change.detail)
+            )
     withdrawn = {
         (t.withdrawn_in, t.name): t.withdrawn_after
         for t in model.teams.values()
@@ -230,7 +249,11 @@ def control_notes(model: EventModel) -> Callable[[str, int, str], list[str]]:
         out = list(renamed.get(team, [])) if question == 1 else []
         after = withdrawn.get((part, team))
         if after is not None and question > after:
-            out.append(f"withdrawn after question {after} (rules Q36)")
+            out.append(_(N_("withdrawn after question {question} (rules Q36)"), question=after))
         return out
 
     return notes
+
+
+YES = N_("yes")
+NO = N_("no")

@@ -34,11 +34,16 @@ from koth.games.quiz import (
 from koth.games.quiz import BreakTaken as EngineBreak
 from koth.games.quiz import LightningQuestion as EngineLightning
 from koth.games.quiz import QuestionOpened as EngineOpened
+from koth.games.quiz.errors import QuizRuleError
 from koth.games.quiz.events import LightningAnswer
 from koth.games.quiz.pack import Pack
+from koth.games.quiz.situation import Downgrade
+from koth.games.quiz.wording import DECLARATION_TEXTS, problem_template
+from koth.i18n import N_, Term, Text
 from koth.server.errors import (
     AlreadyAnsweredError,
     AnsweringClosedError,
+    IllegalDeclarationError,
     InvalidRequestError,
     JoinClosedError,
     NameTakenError,
@@ -121,7 +126,7 @@ class Appeal:
     at: float
     after_question: int
     """the last question closed when the appeal was made (where the protocol puts it)"""
-    downgraded: list[str] = field(default_factory=list)
+    downgraded: list[Downgrade] = field(default_factory=list)
     """downgrades the correction caused, as the engine reported them"""
 
 
@@ -200,7 +205,7 @@ class EventModel(HostControl):
     @property
     def config(self) -> ops.EventSettings:
         if self.settings is None:
-            raise WrongPhaseError("the event has not been created")
+            raise WrongPhaseError(N_("the event has not been created"))
         return self.settings
 
     @property
@@ -225,14 +230,14 @@ class EventModel(HostControl):
     def current_part(self) -> Part:
         part = self.part
         if part is None:
-            raise WrongPhaseError("the game has not started yet")
+            raise WrongPhaseError(N_("the game has not started yet"))
         return part
 
     def open_question(self) -> tuple[Part, Question]:
         part = self.current_part()
         q = part.open_question
         if q is None:
-            raise WrongPhaseError("no question is open")
+            raise WrongPhaseError(N_("no question is open"))
         return part, q
 
     def next_part_teams(self) -> tuple[str, list[str]] | None:
@@ -257,13 +262,14 @@ class EventModel(HostControl):
         """Validate ``op`` and fold it in as log row ``seq``; raises and changes nothing
         when the op is not allowed now. ``new=False``: a stored row being replayed."""
         if seq != self.seq + 1:
-            raise WrongPhaseError(f"log row {seq} follows row {self.seq}")
+            raise WrongPhaseError(N_("log row {seq} follows row {last}"), seq=seq, last=self.seq)
         if self.settings is None and not isinstance(op, ops.Created):
-            raise WrongPhaseError("the first log row must create the event")
+            raise WrongPhaseError(N_("the first log row must create the event"))
         if op.command_id is not None and op.command_id in self.commands:
             raise AlreadyAnsweredError(
-                f"command {op.command_id!r} was already applied (log row "
-                f"{self.commands[op.command_id]})"
+                N_("command {command} was already applied (log row {row})"),
+                command=op.command_id,
+                row=self.commands[op.command_id],
             )
         handler = getattr(self, f"_on_{op.kind}")
         self._new = new
@@ -283,7 +289,7 @@ class EventModel(HostControl):
     # ------------------------------------------------------------------ handlers
     def _on_created(self, op: ops.Created, _seq: int) -> None:
         if self.settings is not None:
-            raise WrongPhaseError("the event already exists")
+            raise WrongPhaseError(N_("the event already exists"))
         check_settings(op.settings, new=self._new)
         self.settings = op.settings
         self.spur_seed = op.spur_seed
@@ -301,20 +307,27 @@ class EventModel(HostControl):
         same = self.by_key.get(name_key(name))
         if self._new and existing is None and same is not None:
             raise NameTakenError(
-                f"{name!r} is too like the name of team {same!r}: choose another name, or "
-                "use that team's recovery code to move it to this phone"
+                N_(
+                    "{name!r} is too like the name of team {same!r}: choose another name, or "
+                    "use that team's recovery code to move it to this phone"
+                ),
+                name=name,
+                same=same,
             )
         if existing is not None and (existing.has_device or op.token_hash is None):
             raise NameTakenError(
-                f"a team called {name!r} has already joined; use your recovery code to "
-                "move it to this phone"
+                N_(
+                    "a team called {name!r} has already joined; use your recovery code to "
+                    "move it to this phone"
+                ),
+                name=name,
             )
         if existing is None and self.started:
-            raise JoinClosedError("the game has started: new teams can no longer join")
+            raise JoinClosedError(N_("the game has started: new teams can no longer join"))
         if self.join_locked and op.token_hash is not None:
-            raise JoinClosedError("the host has locked joining: ask the host to add your team")
+            raise JoinClosedError(N_("the host has locked joining: ask the host to add your team"))
         if op.token_hash is not None and op.token_hash in self.by_token:
-            raise InvalidRequestError("token already in use")
+            raise InvalidRequestError(N_("token already in use"))
         team = existing or Team(name)
         if op.token_hash is not None:
             team.token_hashes.add(op.token_hash)
@@ -325,23 +338,31 @@ class EventModel(HostControl):
     def _on_team_device(self, op: ops.TeamDevice, _seq: int) -> None:
         team = self.teams.get(op.team)
         if team is None:
-            raise NotFoundError(f"no team {op.team!r}")
+            raise NotFoundError(N_("no team {team!r}"), team=op.team)
         if op.token_hash in self.by_token:
-            raise InvalidRequestError("token already in use")
+            raise InvalidRequestError(N_("token already in use"))
         team.token_hashes.add(op.token_hash)
         self.by_token[op.token_hash] = op.team
 
     def _on_part_started(self, op: ops.PartStarted, _seq: int) -> None:
         wanted = self.next_part_teams()
         if wanted is None:
-            raise WrongPhaseError("every part of the event has been played")
+            raise WrongPhaseError(N_("every part of the event has been played"))
         part = self.part
         if part is not None and not part.settled:
-            why = "is still running" if not part.state.finished else "has an unsettled tie"
-            raise WrongPhaseError(f"{part.name} {why}: play the lightning round first")
+            if not part.state.finished:
+                raise WrongPhaseError(N_("{part} is still running"), part=Term(part.name))
+            raise WrongPhaseError(
+                N_("{part} has an unsettled tie: play the lightning round first"),
+                part=Term(part.name),
+            )
         name, teams = wanted
         if op.name != name or list(op.teams) != teams:
-            raise WrongPhaseError(f"the next part is {name} with teams {teams}")
+            raise WrongPhaseError(
+                N_("the next part is {part} with teams {teams}"),
+                part=Term(name),
+                teams=", ".join(teams),
+            )
         config = part_config(self.config, len(self.parts), op.teams, op.spurs)
         self.parts.append(Part(name, config, initial_state(config)))
 
@@ -354,7 +375,22 @@ class EventModel(HostControl):
     def _on_declared(self, op: ops.Declared, _seq: int) -> None:
         part, q = self._question(op.question)
         self._plays(part, op.team)
-        part.state = _engine(part.state, [DeclarationMade(op.question, op.team, op.declaration)])
+        try:
+            part.state = _engine(
+                part.state, [DeclarationMade(op.question, op.team, op.declaration)]
+            )
+        except QuizRuleError as exc:
+            if exc.problem is None or exc.rule is None:
+                raise
+            details = dict(exc.params)
+            raise IllegalDeclarationError(
+                N_("question {question}, team {team}: {declaration} refused: {reason}"),
+                rule=exc.rule,
+                question=op.question,
+                team=op.team,
+                declaration=Term(DECLARATION_TEXTS[op.declaration]),
+                reason=Text(problem_template(exc.problem, details), **details),
+            ) from None
         if q.locked_at is None:
             if op.declaration == "ordinary":
                 q.declarations.pop(op.team, None)
@@ -371,82 +407,96 @@ class EventModel(HostControl):
     def _on_answering_opened(self, op: ops.AnsweringOpened, _seq: int) -> None:
         _part, q = self._question(op.question)
         if q.locked_at is None:
-            raise WrongPhaseError("read the question (lock declarations) before answering opens")
+            raise WrongPhaseError(
+                N_("read the question (lock declarations) before answering opens")
+            )
         if op.seconds <= 0:
-            raise InvalidRequestError("the answering time must be positive")
+            raise InvalidRequestError(N_("the answering time must be positive"))
         q.timer = Timer(op.seconds, op.at)
 
     def _timer(self, question: int) -> Timer:
         _part, q = self._question(question)
         if q.timer is None:
-            raise WrongPhaseError("answering has not been opened")
+            raise WrongPhaseError(N_("answering has not been opened"))
         return q.timer
 
     def _on_timer_paused(self, op: ops.TimerPaused, _seq: int) -> None:
         timer = self._timer(op.question)
         if not timer.is_open(op.at) or timer.paused_at is not None:
-            raise WrongPhaseError("the timer is not running")
+            raise WrongPhaseError(N_("the timer is not running"))
         timer.paused_at = op.at
 
     def _on_timer_resumed(self, op: ops.TimerResumed, _seq: int) -> None:
         timer = self._timer(op.question)
         if timer.paused_at is None or timer.closed_at is not None:
-            raise WrongPhaseError("the timer is not paused")
+            raise WrongPhaseError(N_("the timer is not paused"))
         timer.paused_total += max(0.0, op.at - timer.paused_at)
         timer.paused_at = None
 
     def _on_timer_extended(self, op: ops.TimerExtended, _seq: int) -> None:
         timer = self._timer(op.question)
         if timer.closed_at is not None:
-            raise WrongPhaseError("answering was closed; open it again instead")
+            raise WrongPhaseError(N_("answering was closed; open it again instead"))
         if op.seconds <= 0:
-            raise InvalidRequestError("an extension must be positive")
+            raise InvalidRequestError(N_("an extension must be positive"))
         # after the time ran out, the extension counts from now, not from the old end
         timer.seconds = max(timer.seconds, timer.elapsed(op.at)) + op.seconds
 
     def _on_answering_closed(self, op: ops.AnsweringClosed, _seq: int) -> None:
         timer = self._timer(op.question)
         if timer.closed_at is not None:
-            raise WrongPhaseError("answering is already closed")
+            raise WrongPhaseError(N_("answering is already closed"))
         timer.closed_at = op.at
 
     def _on_answered(self, op: ops.Answered, seq: int) -> None:
         part = self.current_part()
         if 1 <= op.question <= len(part.questions) and part.questions[op.question - 1].resolved:
             raise AnsweringClosedError(
-                f"question {op.question} is over: the answer was not accepted"
+                N_("question {question} is over: the answer was not accepted"),
+                question=op.question,
             )
         part, q = self._question(op.question)
         self._plays(part, op.team)
         text = op.text.strip()
         if not text or len(text) > ops.ANSWER_MAX:
             raise InvalidRequestError(
-                f"an answer has 1 to {ops.ANSWER_MAX} characters (got {len(text)})"
+                N_("an answer has 1 to {most} characters (got {got})"),
+                most=ops.ANSWER_MAX,
+                got=len(text),
             )
         if self._new and not ops.normalise_answer(text):
             raise InvalidRequestError(
-                "an answer needs a letter or digit: one of only spaces, punctuation or "
-                "invisible characters is no answer"
+                N_(
+                    "an answer needs a letter or digit: one of only spaces, punctuation or "
+                    "invisible characters is no answer"
+                )
             )
         if op.submission_id in self.submissions:
-            raise AlreadyAnsweredError("this submission was already stored")
+            raise AlreadyAnsweredError(N_("this submission was already stored"))
         if op.team in q.answers:
             raise AlreadyAnsweredError(
-                f"team {op.team} already answered question {op.question}; "
-                "only the first answer counts"
+                N_(
+                    "team {team} already answered question {question}; only the first answer counts"
+                ),
+                team=op.team,
+                question=op.question,
             )
         if op.by == "team":
             if q.timer is None:
                 raise AnsweringClosedError(
-                    f"answering for question {op.question} has not opened yet"
+                    N_("answering for question {question} has not opened yet"),
+                    question=op.question,
                 )
             if not q.timer.accepts(op.at):
                 raise AnsweringClosedError(
-                    f"answering for question {op.question} is closed: your answer arrived "
-                    "after the time was up and was not accepted"
+                    N_(
+                        "answering for question {question} is closed: your answer arrived "
+                        "after the time was up and was not accepted"
+                    ),
+                    question=op.question,
                 )
         elif q.locked_at is None:
-            raise WrongPhaseError("the question has not been read yet")
+            raise WrongPhaseError(N_("the question has not been read yet"))
         assert q.locked_at is not None
         time = round(max(0.0, op.at - q.locked_at), 3)
         part.state = _engine(part.state, [AnswerReceived(op.question, op.team, time)])
@@ -467,12 +517,16 @@ class EventModel(HostControl):
     def _on_judged(self, op: ops.Judged, _seq: int) -> None:
         part, q = self._question(op.question)
         if not op.teams:
-            raise InvalidRequestError("no answer to judge")
+            raise InvalidRequestError(N_("no answer to judge"))
         events: list[QuizEvent] = []
         for team in op.teams:
             answer = q.answers.get(team)
             if answer is None:
-                raise NotFoundError(f"team {team} has no answer to question {op.question}")
+                raise NotFoundError(
+                    N_("team {team} has no answer to question {question}"),
+                    team=team,
+                    question=op.question,
+                )
             if answer.judged is None:
                 events.append(AnswerJudged(op.question, team, op.correct))
             elif answer.judged != op.correct:
@@ -491,8 +545,12 @@ class EventModel(HostControl):
         unjudged = sorted(t for t, a in q.answers.items() if a.judged is None)
         if unjudged:
             raise WrongPhaseError(
-                f"{len(unjudged)} answer(s) are not judged yet (e.g. team {unjudged[0]}); "
-                "judge every answer before resolving the question"
+                N_(
+                    "{count} answer(s) are not judged yet (e.g. team {team}); "
+                    "judge every answer before resolving the question"
+                ),
+                count=len(unjudged),
+                team=unjudged[0],
             )
         part.state = _engine(part.state, [QuestionClosed(op.question)])
         q.resolved = True
@@ -512,29 +570,43 @@ class EventModel(HostControl):
         """An appeal for ``teams`` on a closed question: all of it, or (refused) none."""
         part = self.current_part()
         if len(comment) > ops.COMMENT_MAX:
-            raise InvalidRequestError(f"a comment has at most {ops.COMMENT_MAX} characters")
+            raise InvalidRequestError(
+                N_("a comment has at most {most} characters"), most=ops.COMMENT_MAX
+            )
         if not 1 <= question <= len(part.questions) or not part.questions[question - 1].resolved:
             raise WrongPhaseError(
-                f"question {question} is not a closed question of {part.name}; "
-                "while a question is open, judge it again instead"
+                N_(
+                    "question {question} is not a closed question of {part}; "
+                    "while a question is open, judge it again instead"
+                ),
+                question=question,
+                part=Term(part.name),
             )
         q = part.questions[question - 1]
         missing = [t for t in teams if t not in q.answers]
         if missing:
-            raise NotFoundError(f"team {missing[0]} gave no answer to question {question}")
+            raise NotFoundError(
+                N_("team {team} gave no answer to question {question}"),
+                team=missing[0],
+                question=question,
+            )
         state = part.state
         appeals: list[Appeal] = []
         for team in teams:
-            before = {(d.question, d.team, d.text) for d in situation(state).downgraded}
+            before = situation(state).downgraded
             state = _engine(state, [JudgementCorrected(question, team, correct)])
             after = situation(state).downgraded
-            downgraded = [
-                f"question {d.question}, {d.team}: {d.text}"
-                for d in after
-                if (d.question, d.team, d.text) not in before
-            ]
-            after_question = len(part.questions)
-            appeals.append(Appeal(question, team, correct, comment, at, after_question, downgraded))
+            appeals.append(
+                Appeal(
+                    question,
+                    team,
+                    correct,
+                    comment,
+                    at,
+                    after_question=len(part.questions),
+                    downgraded=[d for d in after if d not in before],
+                )
+            )
         part.state = state
         for team in teams:
             q.answers[team].judged = correct
@@ -550,7 +622,9 @@ class EventModel(HostControl):
         part = self.current_part()
         unknown = [t for t in op.right if t not in op.teams]
         if unknown:
-            raise InvalidRequestError(f"team {unknown[0]} is not in this lightning question")
+            raise InvalidRequestError(
+                N_("team {team} is not in this lightning question"), team=unknown[0]
+            )
         answers = {t: LightningAnswer(t in op.right) for t in op.teams}
         part.state = _engine(part.state, [EngineLightning(tuple(op.teams), answers)])
         part.lightning.append(op)
@@ -572,14 +646,22 @@ class EventModel(HostControl):
     def _question(self, number: int) -> tuple[Part, Question]:
         part, q = self.open_question()
         if q.number != number:
-            raise WrongPhaseError(f"the open question is question {q.number}, not {number}")
+            raise WrongPhaseError(
+                N_("the open question is question {open}, not {question}"),
+                open=q.number,
+                question=number,
+            )
         return part, q
 
     def _plays(self, part: Part, team: str) -> None:
         if team not in part.state.index:
-            raise WrongPhaseError(f"team {team} does not play in {part.name}")
+            raise WrongPhaseError(
+                N_("team {team} does not play in {part}"), team=team, part=Term(part.name)
+            )
         if self.withdrawn(team):
-            raise WrongPhaseError(f"team {team} has withdrawn: it declares and answers nothing")
+            raise WrongPhaseError(
+                N_("team {team} has withdrawn: it declares and answers nothing"), team=team
+            )
 
 
 def _engine(state: QuizState, events: Iterable[QuizEvent]) -> QuizState:
@@ -620,7 +702,7 @@ def check_settings(settings: ops.EventSettings, *, new: bool = True) -> None:
     keys = [name_key(n) for n in names] if new else names
     if len(set(keys)) != len(keys):
         raise InvalidRequestError(
-            "teams: a team is listed twice (names differing only by case count as one)"
+            N_("teams: a team is listed twice (names differing only by case count as one)")
         )
     # spurs may name teams that will join later by phone: checked against the steps now
     names += [ops.clean_name(t) for t in settings.spurs if ops.clean_name(t) not in names]

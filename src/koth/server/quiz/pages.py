@@ -70,7 +70,7 @@ async def _event_page(
         return templates.TemplateResponse(
             request,
             "error.html",
-            {"title": "404", "message": i18n.strings(lang)["error_not_found"]},
+            {"title": "404", "message": i18n.strings(lang)["error_not_found"], "lang": lang},
             status_code=404,
         )
     return _render(

@@ -17,6 +17,7 @@ from koth.server.deps import (
     ClientDep,
     HostEventDep,
     IdempotencyKeyDep,
+    LanguageDep,
     QuizDep,
     QuizTokenDep,
     RateLimitsDep,
@@ -457,8 +458,10 @@ RESULT_ERRORS = error_responses(NotFoundError, ForbiddenError)
     summary="Places and every move (public after the end)",
     responses=RESULT_ERRORS,
 )
-async def results(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> ResultsDocument:
-    return await quiz.results(event_id, token)
+async def results(
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, lang: LanguageDep
+) -> ResultsDocument:
+    return await quiz.results(event_id, token, lang)
 
 
 @router.get(
@@ -468,9 +471,9 @@ async def results(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> ResultsD
     responses=RESULT_ERRORS,
 )
 async def export_json(
-    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, response: Response, lang: LanguageDep
 ) -> ResultsDocument:
-    results = await quiz.results(event_id, token)  # an unknown id is refused first
+    results = await quiz.results(event_id, token, lang)  # an unknown id is refused first
     response.headers.update(attachment(f"quiz-{event_id}.json"))
     return results
 
@@ -485,8 +488,10 @@ async def export_json(
         **RESULT_ERRORS,
     },
 )
-async def export_csv(event_id: str, quiz: QuizDep, token: QuizTokenDep) -> Response:
-    text = await quiz.results_csv(event_id, token)
+async def export_csv(
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, lang: LanguageDep
+) -> Response:
+    text = await quiz.results_csv(event_id, token, lang)
     return Response(
         text, media_type="text/csv; charset=utf-8", headers=attachment(f"quiz-{event_id}.csv")
     )

@@ -234,6 +234,13 @@ class Standings(BaseModel):
     downgraded: list[Downgrade]
 
 
+class NoteInfo(BaseModel):
+    """An engine note: its kind and parameters (the words come from the page's table)."""
+
+    kind: str
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+
 class MoveRow(BaseModel):
     """What one team did on one closed question and where it took the team."""
 
@@ -250,7 +257,9 @@ class MoveRow(BaseModel):
     steps: int | None = None
     gained: int | None = None
     spur: bool | None = None
-    notes: list[str] = Field(default_factory=list)
+    notes: list[NoteInfo] = Field(
+        default_factory=list, description="the engine's notes, as codes (worded by the page)"
+    )
     downgraded: bool | None = None
 
 
@@ -415,7 +424,7 @@ class AppealInfo(BaseModel):
     correct: bool
     comment: str
     after_question: int | None = None
-    downgraded: list[str]
+    downgraded: list[Downgrade]
 
 
 class LightningInfo(BaseModel):

@@ -12,6 +12,8 @@ import re
 from urllib.parse import quote
 
 from koth.games.quiz.pack import PackQuestion
+from koth.games.quiz.wording import end_text
+from koth.i18n import Translator
 from koth.server.quiz import ops
 from koth.server.quiz.model import EventModel, Part, Question
 from koth.server.quiz.schemas import (
@@ -86,10 +88,12 @@ def fill_projector(out: ProjectorMessage, model: EventModel, part: Part) -> None
         out.screen = content
 
 
-def end_reason_text(part: Part) -> str | None:
-    """Why ``part`` ended, in words (None: it is still running)."""
+def end_reason_text(part: Part, lang: str = "en") -> str | None:
+    """Why ``part`` ended, in words of ``lang`` (None: it is still running)."""
     reason = part.state.standings.reason
-    return reason.text if reason is not None and part.state.finished else None
+    if reason is None or not part.state.finished:
+        return None
+    return end_text(reason, Translator(lang))
 
 
 def fill_team(out: TeamMessage, model: EventModel) -> None:

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from sqlalchemy import Engine
 
 from koth.games.quiz.pack import PackQuestion, check_picture
+from koth.i18n import N_
 from koth.server import security
 from koth.server.broker import Broker
 from koth.server.errors import (
@@ -180,20 +181,20 @@ class QuizService:
                 host_token=host_token,
                 links=EventLinks(host=host, **links),
             )
-        raise WrongPhaseError("could not find a free join code; try again")
+        raise WrongPhaseError(N_("could not find a free join code; try again"))
 
     async def live(self, event_id: str) -> LiveEvent:
         live = self._live.get(event_id)
         if live is not None:
             return live
         if not security.could_be_id(event_id):
-            raise NotFoundError(f"no quiz event {event_id!r}")
+            raise NotFoundError(N_("no quiz event {event!r}"), event=event_id)
         async with self._loading:
             live = self._live.get(event_id)
             if live is None:
                 stored = await asyncio.to_thread(self.repo.get_event, event_id)
                 if stored is None:
-                    raise NotFoundError(f"no quiz event {event_id!r}")
+                    raise NotFoundError(N_("no quiz event {event!r}"), event=event_id)
                 model = await asyncio.to_thread(load_model, self.repo, event_id)
                 live = LiveEvent(stored, self.repo, model)
                 live.on_commit = self._announce
@@ -206,17 +207,17 @@ class QuizService:
 
     async def by_code(self, code: str) -> LiveEvent:
         if not JOIN_CODE.fullmatch(normal_code(code)):
-            raise NotFoundError(f"no quiz event has the join code {code!r}")
+            raise NotFoundError(N_("no quiz event has the join code {code!r}"), code=code)
         stored = await asyncio.to_thread(self.repo.event_by_code, normal_code(code))
         if stored is None:
-            raise NotFoundError(f"no quiz event has the join code {code!r}")
+            raise NotFoundError(N_("no quiz event has the join code {code!r}"), code=code)
         return await self.live(stored.id)
 
     # ---------------------------------------------------------------- identity
     @staticmethod
     def check_host(live: LiveEvent, token: str | None) -> None:
         if not security.matches(token, live.stored.host_token_hash):
-            raise ForbiddenError("this needs the host link of the event (its secret token)")
+            raise ForbiddenError(N_("this needs the host link of the event (its secret token)"))
 
     @staticmethod
     def team_of(live: LiveEvent, token: str | None) -> str:
@@ -227,7 +228,7 @@ class QuizService:
                 security.hash_matches(hashed, h) for h in live.model.teams[team].token_hashes
             ):
                 return team
-        raise ForbiddenError("unknown team token: join the event with its code first")
+        raise ForbiddenError(N_("unknown team token: join the event with its code first"))
 
     async def join_qr(self, event_id: str, base_url: str) -> bytes:
         """The join link of ``event_id`` as a QR code (SVG)."""
@@ -254,7 +255,7 @@ class QuizService:
         known = live.model.teams.get(name)
         wanted = "-".join(normal_code(recovery_code)[i : i + 4] for i in range(0, 12, 4))
         if known is None or not security.matches(wanted, known.recovery_hash):
-            raise ForbiddenError("that team name and recovery code do not match")
+            raise ForbiddenError(N_("that team name and recovery code do not match"))
         token = security.new_token()
         await live.submit(ops.TeamDevice(team=name, token_hash=security.hash_token(token)))
         return _credentials(live.event_id, name, token, wanted)
@@ -311,7 +312,7 @@ class QuizService:
         ``submission_id`` gets the first acknowledgement again."""
         at = time.time() if received_at is None else received_at
         if not SUBMISSION_ID.match(submission_id):
-            raise InvalidRequestError("a submission id has 8 to 64 letters, digits or -_.:")
+            raise InvalidRequestError(N_("a submission id has 8 to 64 letters, digits or -_.:"))
         previous = self._previous(live, team, submission_id)
         if previous is not None:
             return previous
@@ -343,7 +344,7 @@ class QuizService:
             return None
         if answer.team != team:
             # never say anything about another team's submission
-            raise AlreadyAnsweredError("this submission id is already used; send a new one")
+            raise AlreadyAnsweredError(N_("this submission id is already used; send a new one"))
         return AnswerAck(
             question=answer.question,
             text=answer.text,
@@ -439,19 +440,21 @@ class QuizService:
                 self.check_host(live, token)
             except ForbiddenError:
                 raise ForbiddenError(
-                    "the results are public once the game is over; before that only the "
-                    "host sees them"
+                    N_(
+                        "the results are public once the game is over; before that only the "
+                        "host sees them"
+                    )
                 ) from None
         return live
 
-    async def results(self, event_id: str, token: str | None) -> ResultsDocument:
+    async def results(self, event_id: str, token: str | None, lang: str = "en") -> ResultsDocument:
         live = await self._results_model(event_id, token)
-        document: ResultsDocument = await live.read(lambda m, _now: views.results_document(m))
+        document: ResultsDocument = await live.read(lambda m, _now: views.results_document(m, lang))
         return document
 
-    async def results_csv(self, event_id: str, token: str | None) -> str:
+    async def results_csv(self, event_id: str, token: str | None, lang: str = "en") -> str:
         live = await self._results_model(event_id, token)
-        text: str = await live.read(lambda m, _now: results_csv(m))
+        text: str = await live.read(lambda m, _now: results_csv(m, lang))
         return text
 
     async def protocol(self, event_id: str, token: str | None) -> ProtocolDocument:
@@ -475,7 +478,7 @@ class QuizService:
             key = PROJECTOR
         if live.listener_count() >= self.max_listeners:
             raise TooManyConnectionsError(
-                f"this event already has {self.max_listeners} live connections"
+                N_("this event already has {count} live connections"), count=self.max_listeners
             )
         listener = live.subscribe(key, sink)
         try:

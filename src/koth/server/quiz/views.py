@@ -33,6 +33,7 @@ from koth.server.quiz.schemas import (
     LightningInfo,
     MoveRow,
     NextPart,
+    NoteInfo,
     OpenQuestionDetail,
     PartResults,
     Phase,
@@ -163,7 +164,7 @@ def question_moves(part: Part, number: int, *, answers: bool) -> list[MoveRow]:
             row.steps = after.position[i] - before.position[i]
             row.gained = after.points[i] - before.points[i]
             row.spur = before.position[i] in before.spurs_left[i]
-            row.notes = [n.text for n in notes]
+            row.notes = [NoteInfo(kind=n.kind, params=n.details) for n in notes]
             row.downgraded = any(n.kind == "downgraded" for n in notes)
         rows.append(row)
     return rows
@@ -370,14 +371,15 @@ def _open_question_detail(part: Part, q: Question) -> OpenQuestionDetail:
     )
 
 
-def results_document(model: EventModel) -> ResultsDocument:
+def results_document(model: EventModel, lang: str = "en") -> ResultsDocument:
     """The full record of the event: places, and per question every team's declaration,
-    answer, judgement and move (for the results page and the JSON export)."""
+    answer, judgement and move (for the results page and the JSON export); the reason a
+    part ended is worded in ``lang``."""
     settings = model.config
     parts = [
         PartResults(
             name=part.name,
-            end_reason=screen.end_reason_text(part),
+            end_reason=screen.end_reason_text(part, lang),
             standings=standings(part),
             spurs={t: list(c) for t, c in part.config.spurs.items()},
             questions=[

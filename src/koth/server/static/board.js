@@ -236,7 +236,7 @@
       for (const node of root.querySelectorAll(".unit")) node.style.pointerEvents = "none";
 
       const side = el("div", { class: "board-side panel" });
-      side.append(el("div", { class: "phase", text: `Round ${view.round} · ${view.phase}` }));
+      side.append(el("div", { class: "phase", text: `${KOTH.t("round", { n: view.round })} · ${(KOTH.texts[`phase_${view.phase}`] || view.phase)}` }));
       const players = el("ul", { class: "players" });
       (view.points || []).forEach((points, p) => {
         const dice = (view.dice && view.dice[p]) || [];
@@ -244,24 +244,24 @@
         const toMove = (view.to_move || []).includes(p);
         players.append(el("li", { class: `player${toMove ? " to-move" : ""}`, dataset: { player: String(p) } },
           el("span", { class: "swatch", style: `background:${COLORS[p % COLORS.length]}` }),
-          el("b", { text: ctx.replay ? `Seat ${p + 1}` : KOTH.seatName(ctx.msg, p) }),
-          el("span", { text: ` · ${points} pts` }),
+          el("b", { text: ctx.replay ? KOTH.t("seat", { n: p + 1 }) : KOTH.seatName(ctx.msg, p) }),
+          el("span", { text: ` · ${KOTH.t("points_short", { n: points })}` }),
           el("span", { class: "dice" }, dice.map((d) => el("span", { class: "die", text: "⚀⚁⚂⚃⚄⚅"[d - 1] || d, title: `die ${d}` }))),
-          el("small", { text: ` in hand: ${plural(hand[0] ?? 0, "runner")}, ${plural(hand[1] ?? 0, "fighter")}, ${plural(hand[2] ?? 0, "blocker")}` }),
+          el("small", { text: ` ${KOTH.t("in_hand")} ${plural(hand[0] ?? 0, "runner")}, ${plural(hand[1] ?? 0, "fighter")}, ${plural(hand[2] ?? 0, "blocker")}` }),
           roundNote(view, p) ? el("small", { class: "round-note", text: ` · ${roundNote(view, p)}` }) : null));
       });
       side.append(players);
-      if (offBoard.length) side.append(el("p", { text: `Starting areas to place: ${offBoard.map(([n, a]) => `${n} (player ${a.player + 1})`).join(", ")}` }));
-      if (selected) side.append(el("p", { class: "hint", text: `Selected ${selected}: click a highlighted tile (click ${selected} again to cancel).` }));
-      else if (sources.size) side.append(el("p", { class: "hint", text: "Click one of your glowing units to see where it can go." }));
-      else if (places.size) side.append(el("p", { class: "hint", text: "Click an outer-ring tile to place your starting area beside it." }));
+      if (offBoard.length) side.append(el("p", { text: KOTH.t("areas_to_place", { areas: offBoard.map(([n, a]) => KOTH.t("area_of", { area: n, n: a.player + 1 })).join(", ") }) }));
+      if (selected) side.append(el("p", { class: "hint", text: KOTH.t("selected_unit", { unit: selected }) }));
+      else if (sources.size) side.append(el("p", { class: "hint", text: KOTH.t("click_unit") }));
+      else if (places.size) side.append(el("p", { class: "hint", text: KOTH.t("click_outer") }));
 
       side.append(legend());
       ctx.expected = expectedAction(ctx, view);
       ctx.board.append(el("div", { class: "board-layout" }, el("div", { class: "board-svg" }, root), side));
       if (ctx.ui.choices && selected) {
         const { dst, options } = ctx.ui.choices;
-        KOTH.actionButtons(ctx.actions, options, ctx.act, { title: `Move to ${dst} with…` });
+        KOTH.actionButtons(ctx.actions, options, ctx.act, { title: KOTH.t("move_to_with", { dst }) });
       }
     },
   };

@@ -24,8 +24,8 @@
   }
 
   function playerName(ctx, index) {
-    if (ctx.seat === index) return "You";
-    return ctx.replay ? `Seat ${index + 1}` : KOTH.seatName(ctx.msg, index);
+    if (ctx.seat === index) return KOTH.t("you");
+    return ctx.replay ? KOTH.t("seat", { n: index + 1 }) : KOTH.seatName(ctx.msg, index);
   }
 
   function pyramid(ctx, legal) {
@@ -65,7 +65,7 @@
         el("span", { class: "count", text: `${p.cards} cards` }),
         el("span", { class: "count", text: `hand ${hand}` }),
         el("span", { class: "count", text: `reserve ${reserve}` }),
-        p.joker ? el("span", { class: "count", text: `Joker: ${p.joker}` }) : null),
+        p.joker ? el("span", { class: "count", text: KOTH.t("joker", { n: p.joker }) }) : null),
       p.known_cards && p.known_cards.length ? el("div", { class: "known" }, el("small", { text: "known cards: " }), p.known_cards.map((c) => cardFace(c, { cls: "small" }))) : null,
       attacking ? el("div", { class: "face-down" }, ready ? cardFace(null) : el("small", { text: "choosing…" })) : null
     );
@@ -78,9 +78,9 @@
     const them = 1 - me;
     const name = (i) => playerName(ctx, i);
     if (view.stack) {
-      box.append(el("h3", { text: `Fighting for stack ${view.stack}` }));
+      box.append(el("h3", { text: KOTH.t("fighting_for", { stack: view.stack }) }));
       if (view.rounds && view.rounds.length) {
-        box.append(el("p", { text: "Tied so far — tie-break rounds:" }));
+        box.append(el("p", { text: KOTH.t("tied_so_far") }));
         view.rounds.forEach((round, i) => box.append(roundRow(ctx, round, i, me, them)));
       }
       if (ctx.msg.to_move.kind === "simultaneous") {
@@ -88,14 +88,14 @@
         box.append(el("div", { class: "pending-attacks" },
           el("div", {}, el("small", { text: `${name(me)}: ` }), mine ? cardFace(null) : el("em", { text: ctx.seat === null ? "choosing…" : "choose your attack below" })),
           el("div", {}, el("small", { text: `${name(them)}: ` }), ctx.msg.submitted.includes(them) ? cardFace(null) : el("em", { text: "choosing…" }))));
-        box.append(el("p", { class: "hint", text: "Attacks stay face down until both are in, then they are revealed together." }));
+        box.append(el("p", { class: "hint", text: KOTH.t("attacks_face_down") }));
       }
     }
     const last = view.log && view.log.length ? view.log[view.log.length - 1] : null;
     if (last) {
       const winner = last.winner === null || last.winner === undefined ? "nobody" : name(last.winner);
       box.append(el("div", { class: "last-battle" },
-        el("h3", { text: `Last battle: stack ${last.stack} (${last.top || "?"}${last.size > 1 ? " ×" + last.size : ""}) — won by ${winner}${last.discarded ? ", discarded" : ""}` }),
+        el("h3", { text: KOTH.t(last.discarded ? "last_battle_discarded" : "last_battle", { stack: last.stack, top: `${last.top || "?"}${last.size > 1 ? " ×" + last.size : ""}`, winner }) }),
         last.rounds.map((round, i) => roundRow(ctx, round, i, me, them))));
     }
     if (view.assignment) {
@@ -125,7 +125,7 @@
     const box = el("div", { class: "seat-box mine" });
     const attacks = ctx.legal.filter((e) => ["Single", "Run", "JokerPlay"].includes(e.type));
     const singles = new Map(attacks.filter((e) => e.type !== "Run").map((e) => [e.text, e]));
-    box.append(el("h3", { text: `Your hand (${p.hand_count})` }));
+    box.append(el("h3", { text: KOTH.t("your_hand", { n: p.hand_count }) }));
     box.append(el("div", { class: "hand", role: "group", "aria-label": "your hand" },
       (p.hand || []).map((code) => {
         const entry = singles.get(code);
@@ -134,10 +134,10 @@
       })));
     const runs = attacks.filter((e) => e.type === "Run");
     if (runs.length) {
-      box.append(el("div", { class: "runs" }, el("small", { text: "Sequences: " }),
+      box.append(el("div", { class: "runs" }, el("small", { text: KOTH.t("sequences") + " " }),
         runs.map((entry) => el("button", { type: "button", class: "run-button", dataset: { actionId: String(entry.id), action: entry.text }, title: `attack with ${entry.text}`, onclick: () => ctx.act(entry) }, attackCards(entry.text)))));
     }
-    box.append(el("h3", { text: `Your reserve (${p.reserve_count})` }));
+    box.append(el("h3", { text: KOTH.t("your_reserve", { n: p.reserve_count }) }));
     // tie-breaks are fought from the reserve: its cards are click targets then
     box.append(el("div", { class: "reserve", role: "group", "aria-label": "your reserve" },
       (p.reserve || []).map((code) => {
@@ -158,7 +158,7 @@
       if (!byCard.has(card)) byCard.set(card, {});
       byCard.get(card)[where] = entry;
     }
-    const phase = ctx.view.phase === "reserve" ? "Hand or reserve? (secret)" : "Where does the won card go?";
+    const phase = ctx.view.phase === "reserve" ? KOTH.t("hand_or_reserve") : KOTH.t("won_card_where");
     const box = el("div", { class: "placement panel" }, el("h3", { text: phase }));
     for (const [card, options] of byCard) {
       box.append(el("div", { class: "place-row" }, cardFace(card),
@@ -175,7 +175,7 @@
       const legal = legalBy(ctx);
       const others = view.players.map((_, i) => i).filter((i) => i !== ctx.seat);
       const felt = el("div", { class: "felt" });
-      const phase = el("div", { class: "phase", text: `Turn ${view.turn + 1} · ${view.phase}${view.phase === "choose" ? ` · ${playerName(ctx, view.chooser)} choose${view.chooser === ctx.seat ? "" : "s"} a stack` : ""}` });
+      const phase = el("div", { class: "phase", text: `${KOTH.t("turn", { n: view.turn + 1 })} · ${(KOTH.texts[`phase_${view.phase}`] || view.phase)}${view.phase === "choose" ? ` · ${KOTH.t(view.chooser === ctx.seat ? "you_choose_stack" : "chooses_stack", { who: playerName(ctx, view.chooser) })}` : ""}` });
       felt.append(phase);
       for (const i of others) felt.append(opponent(ctx, i));
       felt.append(pyramid(ctx, legal));

@@ -7,6 +7,13 @@ KOTH.renderers = KOTH.renderers || {};
 KOTH.el = DOM.el;
 // one colour per seat, the same on the board, in swatches and in the analysis chart
 KOTH.SEAT_COLORS = ["#d9480f", "#1c7ed6", "#7048e8", "#2b8a3e"];
+// the page's texts in its language (server/games/i18n.py), as data like everything else
+KOTH.texts = JSON.parse((document.getElementById("koth-texts") || {}).textContent || "{}");
+KOTH.t = function (key, vars) {
+  let text = KOTH.texts[key] || key;
+  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll(`{${k}}`, String(v));
+  return text;
+};
 KOTH.svg = DOM.svg;
 
 KOTH.credentials = function () {
@@ -17,11 +24,11 @@ KOTH.credentials = function () {
 };
 
 KOTH.seatName = function (msg, seat) {
-  if (seat === null || seat === undefined) return "spectator";
+  if (seat === null || seat === undefined) return KOTH.t("spectator");
   const info = msg && msg.seats ? msg.seats[seat] : null;
-  const label = `Seat ${seat + 1}`;
-  if (info && info.kind === "computer") return `${label} (computer)`;
-  return msg && msg.seat === seat ? `${label} (you)` : label;
+  const label = KOTH.t("seat", { n: seat + 1 });
+  if (info && info.kind === "computer") return KOTH.t("seat_computer", { seat: label });
+  return msg && msg.seat === seat ? KOTH.t("seat_you", { seat: label }) : label;
 };
 
 /* Buttons for legal actions: the universal way to act, and the fallback of every page. */
@@ -89,7 +96,7 @@ class Table {
     const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.gameId}/ws`);
     this.socket = socket;
     const conn = document.getElementById("conn");
-    if (!conn || conn.dataset.state !== "offline") this.setConnection("connecting…", "connecting");
+    if (!conn || conn.dataset.state !== "offline") this.setConnection(KOTH.t("connecting"), "connecting");
     socket.onopen = () => {
       socket.send(JSON.stringify({ type: "hello", token: this.credentials.token }));
     };
@@ -104,7 +111,7 @@ class Table {
       const data = JSON.parse(event.data);
       if (data.type === "state") {
         this.attempt = 0;
-        this.setConnection("live", "live");
+        this.setConnection(KOTH.t("live"), "live");
         if (this.sendFailed) this.showError(""); // the failure was the connection: it is back
         this.sendFailed = false;
         this.receive(data);
@@ -116,7 +123,7 @@ class Table {
     socket.onclose = () => {
       if (this.socket !== socket) return;
       if (this.fatal) {
-        this.setConnection("closed", "closed");
+        this.setConnection(KOTH.t("closed"), "closed");
         return;
       }
       this.reconnectSoon();
@@ -127,7 +134,7 @@ class Table {
     // exponential backoff with jitter: 0.5 s, 1 s, 2 s ... at most 10 s
     const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
     this.attempt += 1;
-    this.setConnection(`offline: reconnecting in ${Math.round(wait / 100) / 10} s…`, "offline");
+    this.setConnection(KOTH.t("reconnecting", { s: Math.round(wait / 100) / 10 }), "offline");
     clearTimeout(this.retry);
     this.retry = setTimeout(() => this.connect(), wait);
   }
@@ -139,7 +146,7 @@ class Table {
       conn.dataset.state = state;
     }
     if (state === "live") Liveness.banner(null);
-    else if (state === "offline") Liveness.banner("No connection to the server: reconnecting…");
+    else if (state === "offline") Liveness.banner(KOTH.t("offline_banner"));
   }
 
   receive(msg) {
@@ -169,12 +176,12 @@ class Table {
         this.ui = {};
         this.receive(data);
       } else {
-        this.showError(data.error ? data.error.message : `the server refused (HTTP ${response.status})`);
+        this.showError(data.error ? data.error.message : KOTH.t("error_status", { status: response.status }));
         if (response.status === 409) await this.refresh();
       }
     } catch (error) {
       this.sendFailed = true;
-      this.showError("Your move did not reach the server (no connection); make it again once the page is live.");
+      this.showError(KOTH.t("move_not_sent"));
       this.reconnectSoon(0);
     } finally {
       this.busy = false;
@@ -189,24 +196,24 @@ class Table {
   }
 
   statusText(msg) {
-    const you = msg.seat === null ? "You are watching as a spectator." : `You are seat ${msg.seat + 1}.`;
+    const you = msg.seat === null ? KOTH.t("you_watch") : KOTH.t("you_are", { n: msg.seat + 1 });
     if (msg.outcome) {
       const winners = msg.outcome.winners;
       let result;
-      if (!winners.length) result = "a draw";
-      else if (msg.seat !== null && winners.includes(msg.seat)) result = winners.length > 1 ? "you share the win" : "you won";
-      else result = `won by ${winners.map((w) => KOTH.seatName(msg, w)).join(", ")}`;
-      return `${you} Game over (${msg.outcome.termination.replaceAll("_", " ")}): ${result}.`;
+      if (!winners.length) result = KOTH.t("a_draw");
+      else if (msg.seat !== null && winners.includes(msg.seat)) result = winners.length > 1 ? KOTH.t("you_share") : KOTH.t("you_won");
+      else result = KOTH.t("won_by", { who: winners.map((w) => KOTH.seatName(msg, w)).join(", ") });
+      return KOTH.t("game_over", { you, how: KOTH.texts[`end_${msg.outcome.termination}`] || msg.outcome.termination.replaceAll("_", " "), result });
     }
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
       const waiting = players.filter((p) => !msg.submitted.includes(p));
       const mine = msg.seat !== null && players.includes(msg.seat);
-      const head = mine && !msg.submitted.includes(msg.seat) ? "Your choice (secret until all have chosen)." : mine ? "Your choice is in." : "Secret choices.";
-      return `${you} ${head} Waiting for ${waiting.map((p) => KOTH.seatName(msg, p)).join(", ")}.`;
+      const head = mine && !msg.submitted.includes(msg.seat) ? KOTH.t("secret_yours") : mine ? KOTH.t("secret_in") : KOTH.t("secret");
+      return `${you} ${head} ${KOTH.t("waiting_for", { who: waiting.map((p) => KOTH.seatName(msg, p)).join(", ") })}`;
     }
     if (msg.to_move.kind === "player") {
-      return players[0] === msg.seat ? `${you} Your turn.` : `${you} Waiting for ${KOTH.seatName(msg, players[0])}.`;
+      return players[0] === msg.seat ? `${you} ${KOTH.t("your_turn")}` : `${you} ${KOTH.t("waiting_for", { who: KOTH.seatName(msg, players[0]) })}`;
     }
     return you;
   }
@@ -249,7 +256,7 @@ class Table {
     const offered = new Set([...this.root.querySelectorAll("[data-action-id]")].map((n) => n.dataset.actionId));
     for (const id of ctx.handled || []) offered.add(String(id)); // reachable by select-then-target
     const missing = msg.legal.filter((entry) => !offered.has(String(entry.id)));
-    if (missing.length) KOTH.groupedActions(actions, missing, (entry) => this.act(entry), "Other moves");
+    if (missing.length) KOTH.groupedActions(actions, missing, (entry) => this.act(entry), KOTH.t("other_moves"));
     actions.classList.toggle("hidden", !actions.childElementCount);
   }
 }
@@ -270,7 +277,7 @@ KOTH.startReplay = async function (root) {
   const data = await response.json();
   const status = document.getElementById("status");
   if (!response.ok) {
-    status.textContent = data.error ? data.error.message : `the server refused (HTTP ${response.status})`;
+    status.textContent = data.error ? data.error.message : KOTH.t("error_status", { status: response.status });
     return;
   }
   document.getElementById("record-link").classList.toggle("hidden", !data.finished);
@@ -288,10 +295,10 @@ KOTH.startReplay = async function (root) {
     if (analysis) analysis.show(index);
     const key = select.value;
     const seat = key === "spectator" ? null : Number(key);
-    document.getElementById("step").textContent = `move ${frame.version} of ${data.frames.length - 1}`;
+    document.getElementById("step").textContent = KOTH.t("replay_step", { n: frame.version, of: data.frames.length - 1 });
     status.textContent = data.finished
-      ? "The game is over: every hand is revealed in this replay."
-      : "The game is still running: the replay shows only what you could see.";
+      ? KOTH.t("replay_over")
+      : KOTH.t("replay_running");
     root.dataset.step = String(index);
     const board = document.getElementById("board");
     board.replaceChildren();

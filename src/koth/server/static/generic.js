@@ -4,7 +4,7 @@
   const { el } = KOTH;
 
   function valueNode(value) {
-    if (value === null || value === undefined) return el("span", { class: "v-null", text: "hidden / none" });
+    if (value === null || value === undefined) return el("span", { class: "v-null", text: KOTH.t("hidden") });
     if (Array.isArray(value)) {
       if (value.every((v) => v === null || typeof v !== "object")) {
         return el("span", { class: "v-list" }, value.map((v) => el("span", { class: v === null ? "chip hidden-chip" : "chip", text: v === null ? "?" : String(v) })));
@@ -22,7 +22,7 @@
   KOTH.renderers.generic = {
     render(ctx) {
       ctx.board.append(el("div", { class: "panel view-tree" }, el("h2", { text: ctx.msg.game.replaceAll("_", " ") }), valueNode(ctx.view)));
-      if (ctx.legal.length) KOTH.actionButtons(ctx.actions, ctx.legal, ctx.act, { title: "Your move" });
+      if (ctx.legal.length) KOTH.actionButtons(ctx.actions, ctx.legal, ctx.act, { title: KOTH.t("your_move") });
     },
   };
 })();

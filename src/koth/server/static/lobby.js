@@ -1,5 +1,7 @@
 /* Lobby: tabs per game, seat rows that follow the player count, agent fields for computers. */
 "use strict";
+// "Seat {n}" in the page's language (server/games/i18n.py)
+const seatLabel = JSON.parse((document.getElementById("koth-texts") || {}).textContent || "{}").seat || "Seat {n}";
 (function () {
   document.querySelectorAll(".tab").forEach((tab) => {
     tab.addEventListener("click", () => {
@@ -44,7 +46,7 @@
     for (let i = all.length; i < data.num_players; i++) {
       const row = all[0].cloneNode(true);
       row.dataset.seat = String(i);
-      row.querySelector(".seat-label").textContent = `Seat ${i + 1}`;
+      row.querySelector(".seat-label").textContent = seatLabel.replace("{n}", String(i + 1));
       for (const input of row.querySelectorAll("[name]")) input.name = input.name.replace(/^seat\.\d+\./, `seat.${i}.`);
       row.querySelector(".seat-kind").value = "computer";
       row.querySelector(".seat-kind").addEventListener("change", () => syncRow(row));

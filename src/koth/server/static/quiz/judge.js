@@ -125,7 +125,7 @@
         const name = Q.el("input", { id: "new-team", maxlength: "40", placeholder: Q.t("team_name") });
         out.push(Q.el("div", { class: "row" }, name, button("btn-add-team", "+", () => command("add_team", { team: name.value.trim() }))));
       }
-      if (msg.next_part) out.push(button("btn-start", Q.t("start_part", { name: msg.next_part.name }), () => command("start"), { class: "primary big" }),
+      if (msg.next_part) out.push(button("btn-start", Q.t("start_part", { name: Q.partName(msg.next_part.name) }), () => command("start"), { class: "primary big" }),
         Q.el("div", { class: "small", text: msg.next_part.teams.join(", ") }));
     }
     if (stage === "between") {
@@ -158,7 +158,7 @@
       if (declared.length || open.late.length) {
         out.push(Q.el("div", { class: "declared" }, Q.el("strong", { text: `${Q.t("declarations")}: ` }),
           declared.map(([team, what]) => Q.el("span", { class: `chip ${what}`, text: `${team}: ${Q.t(what)}` })),
-          open.late.map((l) => Q.el("span", { class: "chip late", text: `${l.team}: ${Q.t(l.declaration)} (late)` }))));
+          open.late.map((l) => Q.el("span", { class: "chip late", text: `${l.team}: ${Q.t(l.declaration)} (${Q.t("late")})` }))));
       }
       if (stage === "declaring") out.push(button("btn-lock", Q.t("lock"), () => command("lock"), { class: "primary big" }));
       if (stage === "read" || stage === "judging") {
@@ -182,7 +182,7 @@
   }
 
   function groups(open) {
-    const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, y: open.answered + open.missing.length })}` })];
+    const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, n: open.answered + open.missing.length })}` })];
     if (msg.expected) out.push(expectedBox(msg.expected));
     const list = Q.el("div", { class: "groups", id: "groups" });
     const king = msg.standings && msg.standings.king;
@@ -230,7 +230,7 @@
       Q.el("td", { class: "small spur-cell", text: spursShown ? (msg.spurs[t.name] || []).join(" ") + (t.spur_used ? " ✓" : "") : "•" })));
     out.push(button("btn-spurs", Q.t(spursShown ? "hide_spurs" : "show_spurs"), () => { spursShown = !spursShown; render(); }, { class: "small-button" }));
     out.push(Q.el("table", { class: "mini", id: "judge-standings" }, Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))), rows));
-    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${d.text}` }))));
+    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}` }))));
     return out;
   }
 
@@ -272,7 +272,7 @@
     out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
     out.push(groupAppeals(last));
     for (const a of msg.appeals) {
-      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.join("; ")}` : ""}` }));
+      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
     }
     return out;
   }
@@ -332,7 +332,8 @@
     if (!msg || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target;
     if (target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
-    const key = e.key.toLowerCase();
+    // the key's place, not its letter: the shortcuts work in a Russian layout too
+    const key = /^Key[A-Z]$/.test(e.code) ? e.code.slice(3).toLowerCase() : e.key.toLowerCase();
     const groupsShown = msg.open ? msg.open.groups : [];
     if ((key === "arrowdown" || key === "arrowup" || key === "j" || key === "k") && groupsShown.length) {
       const step = key === "arrowdown" || key === "j" ? 1 : -1;

@@ -240,9 +240,9 @@
     // between questions: the last question played
     const number = phase.question || phase.questions_played || null;
     $("proj-qnum").textContent = number && phase.stage !== "finished" ? questionText(number) : "";
-    const stage = Q.t(`stage_${phase.stage}`);
+    const stage = Q.stageText(phase);
     $("proj-stage").textContent = stage + (phase.partner ? ` · ${Q.t("partner_question")}` : "");
-    $("proj-answered").textContent = msg.answered !== null && msg.answered !== undefined && phase.stage === "answering" ? Q.t("answered_count", { x: msg.answered, y: msg.teams_total }) : "";
+    $("proj-answered").textContent = msg.answered !== null && msg.answered !== undefined && phase.stage === "answering" ? Q.t("answered_count", { x: msg.answered, n: msg.teams_total }) : "";
     const lobby = $("proj-lobby");
     lobby.classList.toggle("hidden", phase.stage !== "lobby");
     if (phase.stage === "lobby") {

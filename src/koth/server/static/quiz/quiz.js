@@ -6,8 +6,14 @@ const Q = (window.Q = window.Q || {});
 // the page's settings and texts, as data (the pages' security policy runs no inline script)
 Q.cfg = JSON.parse((document.getElementById("quiz-config") || {}).textContent || "{}");
 
+// A text of the page's table; a text with a count has one form per plural category
+// (Russian has three), chosen by ``vars.n`` as the language's rules say.
 Q.t = function (key, vars) {
   let text = (Q.cfg.t && Q.cfg.t[key]) || key;
+  if (typeof text === "object") {
+    const category = new Intl.PluralRules(Q.cfg.lang || "en").select(Number((vars || {}).n) || 0);
+    text = text[category] || text.other || text.many || key;
+  }
   for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll(`{${k}}`, String(v));
   return text;
 };
@@ -188,11 +194,26 @@ Q.stageText = function (phase) {
   return text;
 };
 
+// A part's name ("semifinal 1") in the page's language.
+Q.partName = function (name) { return Q.t(`part_${name}`); };
+
+// An engine note (kind and parameters) in words, from the same texts the terminal uses.
+Q.note = function (note) {
+  const p = Object.assign({}, note.params || {});
+  const key = note.kind === "crowned" && p.by === "revolution" ? "crowned_revolution" : note.kind;
+  if (p.reason !== undefined) {
+    const reason = p.reason === "jump_near_peak" && p.left === 1 ? "jump_one_step" : p.reason;
+    p.reason = Q.t(`problem_${reason}`, p);
+  }
+  if (p.declaration !== undefined) p.declaration = Q.t(`decl_${p.declaration}`);
+  return Q.t(`note_${key}`, p);
+};
+
 Q.moveText = function (move) {
   if (!move) return "";
-  if (move.void) return "void";
+  if (move.void) return Q.t("void");
   const mark = move.correct === true ? "✓" : move.correct === false ? "✗" : "–";
-  const decl = move.king ? "♛" : move.declaration === "jump" ? "J" : move.declaration === "revolution" ? "R" : "";
+  const decl = move.king ? "♛" : move.declaration === "jump" ? Q.t("mark_jump") : move.declaration === "revolution" ? Q.t("mark_revolution") : "";
   const steps = move.steps > 0 ? `+${move.steps}` : String(move.steps);
   const extras = (move.spur ? " ◆" : "") + (move.downgraded ? " ↓" : "");
   return `${decl}${mark} ${steps}/+${move.gained}${extras}`;
@@ -215,7 +236,7 @@ document.addEventListener("DOMContentLoaded", Q.langSwitch);
 Q.download = async function (path, token) {
   const response = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
   if (!response.ok) {
-    let message = `error ${response.status}`;
+    let message = Q.t("error_status", { status: response.status });
     try {
       message = (await response.json()).error.message;
     } catch (_) {

@@ -41,7 +41,7 @@
     const head = Q.el("tr", {}, Q.el("th", { text: Q.t("team") }), p.questions.map((q) => Q.el("th", { text: `${q.question}${q.partner ? "★" : ""}` })));
     const rows = teams.map((team) => Q.el("tr", {}, Q.nameCell(team), p.questions.map((q) => {
       const r = q.rows.find((x) => x.team === team);
-      const title = `${Q.t("declaration")}: ${r.declaration}; ${Q.t("answer")}: ${r.answer || "—"}; ${Q.t("judgement")}: ${r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong")}`;
+      const title = `${Q.t("declaration")}: ${Q.t(`decl_${r.declaration}`)}; ${Q.t("answer")}: ${r.answer || "—"}; ${Q.t("judgement")}: ${r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong")}`;
       return Q.el("td", { class: `cell ${r.correct ? "ok" : "ko"}`, title }, Q.el("div", { class: "ans", text: r.answer || "—" }), Q.el("div", { class: "mv", text: Q.moveText(r) }));
     })));
     protocol.append(Q.el("div", { class: "scroll" }, Q.el("table", { class: "mini matrix" }, head, rows)));

@@ -79,7 +79,7 @@
     if (me.last_move) {
       const m = me.last_move;
       last.append(Q.el("h3", { text: `${Q.t("last_move")} (${Q.t("question", { n: m.question })})` }), Q.el("div", { class: "last-move", text: Q.moveText(m) }));
-      for (const note of m.notes || []) last.append(Q.el("div", { class: "note", text: note }));
+      for (const note of m.notes || []) last.append(Q.el("div", { class: "note", text: Q.note(note) }));
     }
     last.classList.toggle("hidden", !me.last_move);
     const top = document.getElementById("top");
