@@ -29,7 +29,7 @@ def score_json(path: Path, *extra: str) -> dict[str, Any]:
     return out
 
 
-ISSUE_EXAMPLE: dict[str, Any] = {
+RULES_EXAMPLE: dict[str, Any] = {
     "config": {"steps": 10, "hold_moves": 3, "questions": 40, "spurs": {"Owls": [4], "Bears": [6]},
                "partner_questions": [5, 12], "prize_places": 3},
     "teams": ["Owls", "Bears", "Cats"],
@@ -51,7 +51,7 @@ def write(tmp_path: Path, doc: Any, name: str = "p.json") -> Path:
 
 
 def test_q32_protocol_output_has_the_required_keys(tmp_path: Path) -> None:
-    out = score_json(write(tmp_path, ISSUE_EXAMPLE))
+    out = score_json(write(tmp_path, RULES_EXAMPLE))
     for key in ("finished", "reason", "king", "king_hold", "questions_played", "teams",
                 "lightning_required"):  # fmt: skip
         assert key in out
@@ -73,7 +73,7 @@ def test_q32_protocol_output_has_the_required_keys(tmp_path: Path) -> None:
 def test_q32_rule_breaking_protocol_is_rejected_with_question_team_and_rule(
     tmp_path: Path, patch: dict[str, Any], rule: str, team: str, question: int
 ) -> None:
-    doc = json.loads(json.dumps(ISSUE_EXAMPLE))
+    doc = json.loads(json.dumps(RULES_EXAMPLE))
     doc["questions"].append(patch)
     with pytest.raises(RecordError) as err:
         score_protocol(doc)
@@ -114,7 +114,7 @@ def test_q33_missing_file_exits_2(tmp_path: Path) -> None:
 
 
 def test_q33_after_and_explain(tmp_path: Path) -> None:
-    path = write(tmp_path, ISSUE_EXAMPLE)
+    path = write(tmp_path, RULES_EXAMPLE)
     out = score_json(path, "--after", "1")
     assert out["questions_played"] == 1 and out["teams"][0]["points"] == 1
     result = score([str(path), "--explain"])
@@ -189,10 +189,10 @@ def test_q33_wired_into_the_koth_command() -> None:
 
 
 def test_q31_protocol_breaks_before_the_first_question_and_in_every_part() -> None:
-    single = {**ISSUE_EXAMPLE, "breaks": [0, 2]}
+    single = {**RULES_EXAMPLE, "breaks": [0, 2]}
     result = score_protocol(single)
     assert result.main.state.breaks == (0, 2)
-    assert result_json(result) == result_json(score_protocol(ISSUE_EXAMPLE))  # no effect
+    assert result_json(result) == result_json(score_protocol(RULES_EXAMPLE))  # no effect
     doc = json.loads((EXAMPLES / "semifinals.json").read_text())
     doc["parts"][0]["breaks"] = [0, 7]
     doc["parts"][2]["breaks"] = [5]
@@ -203,7 +203,7 @@ def test_q31_protocol_breaks_before_the_first_question_and_in_every_part() -> No
 @pytest.mark.parametrize("after", [-1, 3])
 def test_q31_a_break_beyond_the_protocols_questions_is_rejected(after: int) -> None:
     with pytest.raises(RecordError, match=f"a break after question {after}") as err:
-        score_protocol({**ISSUE_EXAMPLE, "breaks": [after]})
+        score_protocol({**RULES_EXAMPLE, "breaks": [after]})
     assert err.value.rule == "Q31"
 
 
@@ -248,3 +248,37 @@ def test_q33_explain_king_held_question_17() -> None:
         line for line in result.output.splitlines() if "Ravens: ordinary, right: 0" in line
     )
     assert "one step below the King's Peak without a Revolution: points, no step (Q8)" in ravens
+
+
+@pytest.mark.parametrize(
+    ("example", "claimed", "accepted"),
+    [
+        ("king_held.json", "king_held", True),
+        ("king_held.json", "questions_exhausted", False),
+        ("questions_exhausted.json", "questions_exhausted", True),
+        ("no_challenger.json", "king_held", False),
+    ],
+)
+def test_q32_a_stated_end_reason_is_checked_against_the_questions(
+    tmp_path: Path, example: str, claimed: str, accepted: bool
+) -> None:
+    doc = json.loads((EXAMPLES / example).read_text())
+    doc["end_reason"] = claimed
+    result = score([str(write(tmp_path, doc))])
+    if accepted:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 2
+        assert f"ended because '{claimed}'" in plain(result.output) and "Q32" in result.output
+
+
+def test_q32_a_running_game_cannot_claim_an_end(tmp_path: Path) -> None:
+    result = score([str(write(tmp_path, {**RULES_EXAMPLE, "end_reason": "king_held"}))])
+    assert result.exit_code == 2 and "a game still running" in plain(result.output)
+
+
+def test_q32_an_evening_in_progress_lists_the_parts_played_so_far(tmp_path: Path) -> None:
+    doc = json.loads((EXAMPLES / "semifinals.json").read_text())
+    whole = score_json(write(tmp_path, doc, "whole.json"), "--part", "semifinal 1")
+    first = score_json(write(tmp_path, {**doc, "parts": doc["parts"][:1]}, "first.json"))
+    assert first["stage"] == "semifinal 1" and first["teams"] == whole["teams"]

@@ -344,6 +344,11 @@ def test_semifinals_and_final(api: QuizApi, client: TestClient) -> None:
     assert api.answer("B", 1, "x", expect=409)["error"]["code"] == "wrong_phase"
     api.play(1, {"A": RIGHT, "C": WRONG}, {RIGHT})
     assert api.team_view("B")["me"]["plays"] is False
+    # the evening so far exports as a protocol that scores: semifinal 1 alone, with why it ended
+    so_far = client.get(api.url("protocol.json"), headers=api.host).json()
+    assert [p["name"] for p in so_far["parts"]] == ["semifinal 1"]
+    assert so_far["parts"][0]["end_reason"] == "questions_exhausted"
+    assert result_json(score_protocol(so_far))["stage"] == "semifinal 1"
     api.cmd("start")
     api.play(1, {"B": RIGHT, "D": RIGHT}, {RIGHT})
     view = api.judge_view()
@@ -358,6 +363,7 @@ def test_semifinals_and_final(api: QuizApi, client: TestClient) -> None:
     assert final["phase"]["event_finished"]
     protocol = client.get(api.url("protocol.json")).json()
     assert protocol["parts"][0]["breaks"] == [0]
+    assert all(p["end_reason"] for p in protocol["parts"])
     scored = result_json(score_protocol(protocol))
     assert scored["format"] == "semifinals" and scored["stage"] == "final"
     assert [t["name"] for t in scored["teams"]] == [t["name"] for t in final["standings"]["teams"]]

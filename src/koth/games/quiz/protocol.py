@@ -40,7 +40,7 @@ from koth.games.quiz.events import (
     QuizEvent,
 )
 from koth.games.quiz.situation import situation
-from koth.games.quiz.state import QuizState
+from koth.games.quiz.state import EndReason, QuizState
 
 
 class _Model(BaseModel):
@@ -96,6 +96,7 @@ class GameIn(_Model):
     questions: list[QuestionIn] = []
     lightning: list[LightningIn] = []
     breaks: list[int] = []
+    end_reason: EndReason | None = None
 
 
 class FormatIn(_Model):
@@ -110,12 +111,14 @@ class PartIn(_Model):
     questions: list[QuestionIn] = []
     lightning: list[LightningIn] = []
     breaks: list[int] = []
+    end_reason: EndReason | None = None
 
 
 class EventIn(_Model):
     format: FormatIn
     config: ConfigIn = ConfigIn()
-    parts: list[PartIn] = Field(min_length=2, max_length=3)
+    #: an evening in progress lists the parts played so far (semifinal 1 alone, say)
+    parts: list[PartIn] = Field(min_length=1, max_length=3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +289,15 @@ def _score_game(name: str, game: GameIn, *, kind: str = "game", qualifiers: int 
             raise RecordError(f"{prefix}{exc}", index=exc.question, rule=exc.rule) from None
         except KothError as exc:
             raise RecordError(f"{prefix}{exc}") from None
+    if game.end_reason is not None:
+        found = state.standings.reason if state.finished else None
+        if found != game.end_reason:
+            raise RecordError(
+                f"{prefix}the protocol says the game ended because {game.end_reason.value!r}, "
+                f"but its questions give {found.value if found else 'a game still running'!r} "
+                "(rule Q32)",
+                rule="Q32",
+            )
     return PartResult(name, config, tuple(events), state)
 
 
@@ -302,9 +314,10 @@ def _score_event(doc: EventIn) -> ProtocolResult:
             questions=part.questions,
             lightning=part.lightning,
             breaks=part.breaks,
+            end_reason=part.end_reason,
         )
         parts.append(_score_game(part.name or names[j], game, kind="semifinal", qualifiers=k))
-    overlap = set(parts[0].config.teams) & set(parts[1].config.teams)
+    overlap = set(parts[0].config.teams) & set(parts[1].config.teams) if len(parts) > 1 else set()
     if overlap:
         raise RecordError(f"team {sorted(overlap)[0]} plays in both semifinals (rule Q30)")
     if len(doc.parts) == 3:
@@ -334,6 +347,7 @@ def _score_event(doc: EventIn) -> ProtocolResult:
             questions=final.questions,
             lightning=final.lightning,
             breaks=final.breaks,
+            end_reason=final.end_reason,
         )
         parts.append(_score_game(final.name or names[2], game))
     return ProtocolResult("semifinals", tuple(parts))

@@ -72,13 +72,18 @@ def _question(part: Part, q: Question) -> dict[str, Any]:
 
 
 def _part_body(part: Part) -> dict[str, Any]:
-    return {
+    body: dict[str, Any] = {
         "questions": [_question(part, q) for q in part.questions if q.resolved],
         "lightning": [
             {"teams": lq.teams, "answers": {t: {"correct": t in lq.right} for t in lq.teams}}
             for lq in part.lightning
         ],
     }
+    # a finished part says why it ended; scoring the protocol checks it (rules Q32)
+    reason = part.state.standings.reason
+    if part.state.finished and reason is not None:
+        body["end_reason"] = reason.value
+    return body
 
 
 def _spurs(part: Part) -> dict[str, list[int]]:
