@@ -9,6 +9,7 @@ import pytest
 
 from koth.core.errors import InvalidParamsError
 from koth.games.quiz import (
+    AnswerAdmitted,
     AnswerJudged,
     AnswerReceived,
     BreakTaken,
@@ -168,6 +169,39 @@ def test_q26_correction_recomputes_and_downgrades() -> None:
     assert [(d.question, d.team) for d in s.downgraded] == [(3, "A")]
     back = apply_event(corrected, JudgementCorrected(2, "A", True))
     assert back.snapshots == state.snapshots and back.records == state.records
+
+
+def test_q26_an_answer_that_never_arrived_is_admitted_on_appeal() -> None:
+    config = cfg()
+    # B gave no answer to question 1 (it counts as wrong); on appeal its answer is admitted
+    state = play(config, {"right": "A"}, {"right": "A B"})
+    assert (pos(state, "B"), pts(state, "B")) == (1, 1)
+    admitted = apply_event(state, AnswerAdmitted(1, "B", True))
+    assert (pos(admitted, "B"), pts(admitted, "B")) == (2, 2)
+    assert admitted.records[0].judged[admitted.index["B"]] is True
+    # from then on it is an answer like any other: its judgement can be corrected back
+    back = apply_event(admitted, JudgementCorrected(1, "B", False))
+    assert (pos(back, "B"), pts(back, "B")) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("events", "message"),
+    [
+        ([AnswerAdmitted(1, "A", True)], "answer was received: correct its judgement"),
+        ([AnswerAdmitted(3, "B", True)], "no such question"),
+        ([QuestionOpened(3), AnswerAdmitted(3, "B", True)], "still open"),
+        ([QuestionOpened(3), AnswerAdmitted(1, "B", True)], "close question 3"),
+    ],
+    ids=["answered", "unplayed", "open", "another-open"],
+)
+def test_q26_an_admission_is_refused_where_a_correction_would_be(
+    events: list[Any], message: str
+) -> None:
+    state = play(cfg(), {"right": "A"}, {"right": "A B"})
+    with pytest.raises(QuizRuleError, match=message) as refused:
+        for event in events:
+            state = apply_event(state, event)
+    assert refused.value.rule == "Q26"
 
 
 def test_q26_correction_that_ends_the_game_earlier_voids_later_questions() -> None:

@@ -250,6 +250,49 @@ def test_judging_groups_resolve_and_appeal(api: QuizApi) -> None:
     assert api.team_view("D")["me"]["points"] == 1
 
 
+def test_an_appeal_admits_the_answer_of_a_team_that_gave_none(
+    api: QuizApi, client: TestClient
+) -> None:
+    started(api, teams=("A", "B", "C"))
+    api.play(1, {"A": RIGHT, "B": WRONG}, {RIGHT})  # C's answer never arrived
+    before = {t["name"]: t for t in api.judge_view()["standings"]["teams"]}
+    refused = [
+        ({"team": "A", "answer": RIGHT}, 409),  # A answered: its judgement is appealed
+        ({"team": "C", "answer": "   "}, 422),  # no letter or digit is no answer
+        ({"team": "C", "answer": ""}, 422),
+        ({"team": "Z", "answer": RIGHT}, 404),
+    ]
+    for body, status in refused:
+        api.cmd("appeal", expect=status, question=1, correct=True, **body)
+    assert {t["name"]: t for t in api.judge_view()["standings"]["teams"]} == before
+    admitted = api.cmd("appeal", question=1, team="C", correct=True, answer=RIGHT, comment="paper")
+    lines = {t["name"]: t for t in admitted["standings"]["teams"]}
+    assert (lines["C"]["position"], lines["C"]["points"]) == (1, 1)
+    assert admitted["appeals"][-1] | {"downgraded": []} == {
+        "question": 1,
+        "team": "C",
+        "correct": True,
+        "comment": "paper",
+        "after_question": None,  # placed in the results only
+        "downgraded": [],
+        "admitted": True,
+    }
+    row = next(r for r in admitted["closed"][0]["rows"] if r["team"] == "C")
+    assert row["answer"] == RIGHT
+    # the protocol replays it (as an admitted answer after question 1) to the same places
+    protocol = client.get(api.url("protocol.json"), headers=api.host).json()
+    corrections = protocol["questions"][0]["corrections"]
+    assert corrections == [{"question": 1, "team": "C", "correct": True, "admitted": True}]
+    scored = result_json(score_protocol(protocol))
+    assert [(t["name"], t["points"]) for t in scored["teams"]] == [
+        (t["name"], t["points"]) for t in admitted["standings"]["teams"]
+    ]
+    # a second admission is refused: the answer is there now; its judgement can be appealed
+    api.cmd("appeal", expect=409, question=1, team="C", correct=True, answer=RIGHT)
+    again = api.cmd("appeal", question=1, team="C", correct=False)
+    assert {t["name"]: t for t in again["standings"]["teams"]}["C"]["points"] == 0
+
+
 def test_appeal_reports_downgraded_declarations(api: QuizApi) -> None:
     started(api)
     api.play(1, {"A": RIGHT, "B": RIGHT}, {RIGHT})

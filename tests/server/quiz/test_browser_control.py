@@ -197,3 +197,29 @@ def test_team_phone_king_ordinary_and_withdrawn_fit_a_390px_phone(
         name = page.locator("#top td.name").nth(1)
         assert name.get_attribute("title")  # a cut name is whole in its title
         page.screenshot(path=str(shots / f"quiz_team_{state}_{lang}.png"), full_page=True)
+
+
+def test_an_appeal_types_in_the_answer_of_a_team_that_gave_none(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    quiz.create(steps=6, hold_moves=2, questions=5, teams=[])
+    for team in ("Owls", "Bears", "Cats"):
+        quiz.join(team)
+    quiz.cmd("start")
+    quiz.play(1, {"Owls": "Paris", "Bears": "Rome"}, {"paris"})  # Cats' answer never arrived
+    judge = judge_page(browser, server, quiz)
+    answer = judge.locator("#appeal-answer")
+    judge.select_option("#appeal-team", "Bears")
+    expect(answer).to_be_hidden()  # Bears answered: its judgement is what an appeal changes
+    judge.select_option("#appeal-team", "Cats")
+    expect(answer).to_be_visible()
+    expect(judge.locator("#btn-appeal")).to_be_disabled()  # not without the answer
+    answer.fill("Paris")
+    judge.select_option("#appeal-correct", "true")
+    click(judge, "#btn-appeal")
+    view = quiz.judge_view()
+    cats = next(r for r in view["closed"][0]["rows"] if r["team"] == "Cats")
+    assert cats["answer"] == "Paris" and cats["correct"] is True
+    assert view["appeals"][-1]["admitted"] is True
+    expect(judge.locator(".appeal-item").last).to_contain_text("answer typed in by the judge")
+    expect(answer).to_have_value("")

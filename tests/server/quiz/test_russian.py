@@ -272,7 +272,15 @@ def test_a_russian_evening_has_no_english_word(
     cells = [cell for row in csv.reader(io.StringIO(exports["csv"])) for cell in row]
     csv_words = latin_words("\n".join(cells), codes)
     data_words = {
-        name: latin_words("\n".join(human_values(json.loads(text))), codes)
+        # a protocol's end reasons are codes for `koth quiz score` (rules Q32)
+        name: latin_words(
+            "\n".join(
+                human_values(
+                    json.loads(text), codes=PROTOCOL_CODES if name == "protocol" else CODE_FIELDS
+                )
+            ),
+            codes,
+        )
         for name, text in exports.items()
         if name != "csv"
     }
@@ -307,14 +315,19 @@ CODE_FIELDS = {
 }
 
 
-def human_values(value: Any, field: str = "") -> list[str]:
+PROTOCOL_CODES = CODE_FIELDS | {"end_reason"}
+
+
+def human_values(
+    value: Any, field: str = "", codes: frozenset[str] | set[str] = CODE_FIELDS
+) -> list[str]:
     """The string values of a JSON document a person might read (codes left out)."""
-    if field in CODE_FIELDS:
+    if field in codes:
         return []
     if isinstance(value, dict):
-        return [s for k, v in value.items() for s in human_values(v, k)]
+        return [s for k, v in value.items() for s in human_values(v, k, codes)]
     if isinstance(value, list):
-        return [s for v in value for s in human_values(v, field)]
+        return [s for v in value for s in human_values(v, field, codes)]
     return [value] if isinstance(value, str) else []
 
 

@@ -15,6 +15,7 @@ from koth.games.quiz.engine import (
 )
 from koth.games.quiz.errors import QuizGameOverError, QuizRuleError
 from koth.games.quiz.events import (
+    AnswerAdmitted,
     AnswerJudged,
     AnswerReceived,
     BreakTaken,
@@ -33,6 +34,7 @@ from koth.games.quiz.situation import Situation, TeamLine, situation
 from koth.games.quiz.state import QuizState, Standings
 
 __all__ = [
+    "AnswerAdmitted",
     "AnswerJudged",
     "AnswerReceived",
     "BreakTaken",

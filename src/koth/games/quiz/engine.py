@@ -15,6 +15,7 @@ from typing import Any
 from koth.games.quiz.config import QuizConfig
 from koth.games.quiz.errors import QuizGameOverError, QuizRuleError
 from koth.games.quiz.events import (
+    AnswerAdmitted,
     AnswerJudged,
     AnswerReceived,
     BreakTaken,
@@ -340,22 +341,7 @@ def _correct(state: QuizState, event: JudgementCorrected) -> QuizState:
             )
         answers = oq.answers.set(i, (slot[0], bool(event.correct)))
         return _with_open(state, _replace_open(oq, answers=answers))
-    if not 1 <= q <= len(state.records):
-        raise QuizRuleError("no such question was played", rule="Q26", question=q, team=event.team)
-    if oq is not None:
-        raise QuizRuleError(
-            f"close question {oq.number} before correcting an earlier question",
-            rule="Q26",
-            question=q,
-            team=event.team,
-        )
-    if state.lightning:
-        raise QuizRuleError(
-            "the lightning round has started; judgements of the game are final",
-            rule="Q26",
-            question=q,
-            team=event.team,
-        )
+    _check_closed(state, q, event.team)
     i = _team(state, event.team, q)
     record = state.records[q - 1]
     if record.judged[i] is None:
@@ -367,8 +353,14 @@ def _correct(state: QuizState, event: JudgementCorrected) -> QuizState:
         )
     if record.judged[i] == event.correct:
         return state
+    return _rejudged(state, q, i, event.correct)
+
+
+def _rejudged(state: QuizState, q: int, i: int, correct: bool) -> QuizState:
+    """Closed question ``q`` with team ``i``'s judgement set, recomputed from there (Q26)."""
+    record = state.records[q - 1]
     judged = list(record.judged)
-    judged[i] = bool(event.correct)
+    judged[i] = bool(correct)
     new_record = QuestionRecord(
         record.number,
         record.declarations,
@@ -379,6 +371,49 @@ def _correct(state: QuizState, event: JudgementCorrected) -> QuizState:
     )
     records = (*state.records[: q - 1], new_record, *state.records[q:])
     return _recompute(state, records, min(q, state.questions_played + 1))
+
+
+def _check_closed(state: QuizState, q: int, team: str) -> None:
+    """Question ``q`` is closed and may still be corrected (Q26)."""
+    oq = state.open
+    if not 1 <= q <= len(state.records):
+        raise QuizRuleError("no such question was played", rule="Q26", question=q, team=team)
+    if oq is not None:
+        raise QuizRuleError(
+            f"close question {oq.number} before correcting an earlier question",
+            rule="Q26",
+            question=q,
+            team=team,
+        )
+    if state.lightning:
+        raise QuizRuleError(
+            "the lightning round has started; judgements of the game are final",
+            rule="Q26",
+            question=q,
+            team=team,
+        )
+
+
+def _admit(state: QuizState, event: AnswerAdmitted) -> QuizState:
+    q = event.question
+    if state.open is not None and state.open.number == q:
+        raise QuizRuleError(
+            "the question is still open: the judge enters the team's answer instead (Q2)",
+            rule="Q26",
+            question=q,
+            team=event.team,
+        )
+    _check_closed(state, q, event.team)
+    i = _team(state, event.team, q)
+    record = state.records[q - 1]
+    if record.judged[i] is not None:
+        raise QuizRuleError(
+            "the team's answer was received: correct its judgement instead",
+            rule="Q26",
+            question=q,
+            team=event.team,
+        )
+    return _rejudged(state, q, i, event.correct)
 
 
 def _recompute(state: QuizState, records: tuple[QuestionRecord, ...], start: int) -> QuizState:
@@ -480,6 +515,7 @@ _HANDLERS: dict[type[Any], Callable[[QuizState, Any], QuizState]] = {
     DeclarationsLocked: _lock,
     QuestionClosed: _close,
     JudgementCorrected: _correct,
+    AnswerAdmitted: _admit,
     PartnerFlagged: _partner,
     BreakTaken: _break,
     LightningQuestion: _lightning,

@@ -77,6 +77,18 @@ class JudgementCorrected:
 
 
 @dataclass(frozen=True, slots=True)
+class AnswerAdmitted:
+    """On appeal, an answer the system never received (written on paper, a phone that
+    failed) is admitted to a closed question with the judge's verdict; everything from
+    that question on is recomputed (Q26)."""
+
+    question: int
+    team: str
+    correct: bool
+    type: Literal["answer_admitted"] = "answer_admitted"
+
+
+@dataclass(frozen=True, slots=True)
 class PartnerFlagged:
     """The host flags (or unflags) the open question as a partner question (Q5)."""
 
@@ -123,6 +135,7 @@ QuizEvent = Annotated[
     | AnswerReceived
     | AnswerJudged
     | JudgementCorrected
+    | AnswerAdmitted
     | PartnerFlagged
     | QuestionClosed
     | BreakTaken

@@ -26,6 +26,7 @@ from koth.games.quiz.config import QuizConfig, make_config
 from koth.games.quiz.engine import apply_event, initial_state
 from koth.games.quiz.errors import QuizGameOverError, QuizRuleError
 from koth.games.quiz.events import (
+    AnswerAdmitted,
     AnswerReceived,
     BreakTaken,
     Declaration,
@@ -56,6 +57,8 @@ class CorrectionIn(_Model):
     question: int
     team: str
     correct: bool
+    #: an answer the system never received, admitted on appeal (Q26)
+    admitted: bool = False
 
 
 class QuestionIn(_Model):
@@ -233,7 +236,8 @@ def game_events(game: GameIn) -> list[QuizEvent]:
             events.append(PartnerFlagged(k))
         events.append(QuestionClosed(k))
         for c in entry.corrections:
-            events.append(JudgementCorrected(c.question, c.team, c.correct))
+            kind = AnswerAdmitted if c.admitted else JudgementCorrected
+            events.append(kind(c.question, c.team, c.correct))
         if k in breaks:
             events.append(BreakTaken(k))
     for light in game.lightning:

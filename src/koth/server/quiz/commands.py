@@ -122,7 +122,12 @@ def resolve(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
 
 def appeal(_model: EventModel, body: AppealCommand, now: float) -> ops.Op:
     return ops.Corrected(
-        question=body.question, team=body.team, correct=body.correct, comment=body.comment, at=now
+        question=body.question,
+        team=body.team,
+        correct=body.correct,
+        comment=body.comment,
+        answer=body.answer,
+        at=now,
     )
 
 

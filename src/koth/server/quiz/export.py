@@ -53,6 +53,7 @@ def _question(part: Part, q: Question) -> dict[str, Any]:
         "answers": {
             team: {"correct": q.judged_at_close[team], "time": answer.time}
             for team, answer in q.answers.items()
+            if team in q.judged_at_close  # not an answer admitted later on appeal
         },
     }
     late = {team: declared for team, declared in q.late}
@@ -63,6 +64,7 @@ def _question(part: Part, q: Question) -> dict[str, Any]:
     # an appeal made after question k closed replays right after question k (Q26)
     corrections = [
         {"question": a.question, "team": a.team, "correct": a.correct}
+        | ({"admitted": True} if a.admitted else {})
         for a in part.appeals
         if a.after_question == q.number
     ]

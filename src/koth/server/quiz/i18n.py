@@ -157,6 +157,8 @@ EN: dict[str, str] = {
     "error_too_many_connections": N_("Too many open connections."),
     "error_illegal_action": N_("This breaks a rule of the game."),
     # the host's control, the show and seasons
+    "appeal_answer": N_("The answer the team gave"),
+    "appeal_admitted": N_("answer typed in by the judge"),
     "show_part_game": N_("Game"),
     "show_part_semifinal_1": N_("Semifinal 1 of 2"),
     "show_part_semifinal_2": N_("Semifinal 2 of 2"),

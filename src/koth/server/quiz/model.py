@@ -15,6 +15,7 @@ from typing import Any
 
 from koth.core.errors import InvalidParamsError
 from koth.games.quiz import (
+    AnswerAdmitted,
     AnswerJudged,
     AnswerReceived,
     DeclarationMade,
@@ -128,6 +129,8 @@ class Appeal:
     """the last question closed when the appeal was made (where the protocol puts it)"""
     downgraded: list[Downgrade] = field(default_factory=list)
     """downgrades the correction caused, as the engine reported them"""
+    admitted: bool = False
+    """the team's answer never arrived: the judge typed it in on appeal (Q26)"""
 
 
 @dataclass
@@ -556,8 +559,56 @@ class EventModel(HostControl):
         q.resolved = True
         q.judged_at_close = {t: bool(a.judged) for t, a in q.answers.items()}
 
-    def _on_corrected(self, op: ops.Corrected, _seq: int) -> None:
-        self._correct(op.question, [op.team], op.correct, op.comment, op.at)
+    def _on_corrected(self, op: ops.Corrected, seq: int) -> None:
+        if op.answer is not None:
+            self._admit(op, seq)
+        else:
+            self._correct(op.question, [op.team], op.correct, op.comment, op.at)
+
+    def _admit(self, op: ops.Corrected, seq: int) -> None:
+        """An appeal for a team whose answer never arrived: the judge types it in and it
+        joins the closed question with the verdict; the rest is recomputed (Q26)."""
+        assert op.answer is not None
+        part = self.current_part()
+        self._closed(part, op.question, op.comment)
+        if op.team not in self.teams:
+            raise NotFoundError(N_("no team {team!r}"), team=op.team)
+        self._plays(part, op.team)
+        q = part.questions[op.question - 1]
+        if op.team in q.answers:
+            raise WrongPhaseError(
+                N_("team {team} answered question {question}: appeal its judgement instead"),
+                team=op.team,
+                question=op.question,
+            )
+        text = op.answer.strip()
+        if not text or len(text) > ops.ANSWER_MAX or not ops.normalise_answer(text):
+            raise InvalidRequestError(
+                N_("an answer has 1 to {most} characters (got {got})"),
+                most=ops.ANSWER_MAX,
+                got=len(text),
+            )
+        before = situation(part.state).downgraded
+        state = _engine(part.state, [AnswerAdmitted(op.question, op.team, op.correct)])
+        after = situation(state).downgraded
+        part.state = state
+        answer = Answer(
+            op.question, op.team, text, ops.normalise_answer(text), op.at, 0.0, "", "judge", seq
+        )
+        answer.judged = op.correct
+        q.answers[op.team] = answer
+        part.appeals.append(
+            Appeal(
+                op.question,
+                op.team,
+                op.correct,
+                op.comment,
+                op.at,
+                after_question=len(part.questions),
+                downgraded=[d for d in after if d not in before],
+                admitted=True,
+            )
+        )
 
     def _on_group_corrected(self, op: ops.GroupCorrected, _seq: int) -> None:
         if not op.teams or len(set(op.teams)) != len(op.teams):
@@ -569,19 +620,7 @@ class EventModel(HostControl):
     ) -> None:
         """An appeal for ``teams`` on a closed question: all of it, or (refused) none."""
         part = self.current_part()
-        if len(comment) > ops.COMMENT_MAX:
-            raise InvalidRequestError(
-                N_("a comment has at most {most} characters"), most=ops.COMMENT_MAX
-            )
-        if not 1 <= question <= len(part.questions) or not part.questions[question - 1].resolved:
-            raise WrongPhaseError(
-                N_(
-                    "question {question} is not a closed question of {part}; "
-                    "while a question is open, judge it again instead"
-                ),
-                question=question,
-                part=Term(part.name),
-            )
+        self._closed(part, question, comment)
         q = part.questions[question - 1]
         missing = [t for t in teams if t not in q.answers]
         if missing:
@@ -611,6 +650,22 @@ class EventModel(HostControl):
         for team in teams:
             q.answers[team].judged = correct
         part.appeals.extend(appeals)
+
+    def _closed(self, part: Part, question: int, comment: str) -> None:
+        """An appeal's question is a closed question of ``part`` and its comment fits."""
+        if len(comment) > ops.COMMENT_MAX:
+            raise InvalidRequestError(
+                N_("a comment has at most {most} characters"), most=ops.COMMENT_MAX
+            )
+        if not 1 <= question <= len(part.questions) or not part.questions[question - 1].resolved:
+            raise WrongPhaseError(
+                N_(
+                    "question {question} is not a closed question of {part}; "
+                    "while a question is open, judge it again instead"
+                ),
+                question=question,
+                part=Term(part.name),
+            )
 
     def _on_break(self, _op: ops.BreakTaken, _seq: int) -> None:
         part = self.current_part()

@@ -180,6 +180,9 @@ class Corrected(_TimedOp):
     team: str
     correct: bool
     comment: str = ""
+    answer: str | None = None
+    """the answer of a team whose answer never arrived, typed by the judge: it is
+    admitted to the closed question with the verdict (rules Q26)"""
 
 
 class BreakTaken(_Op):

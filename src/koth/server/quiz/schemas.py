@@ -110,6 +110,12 @@ class AppealCommand(_Body):
     team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
     correct: bool
     comment: str = Field("", max_length=COMMENT_MAX)
+    answer: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=ANSWER_MAX,
+        description="for a team whose answer never arrived: the answer, typed by the judge",
+    )
 
 
 class LightningCommand(_Body):
@@ -425,6 +431,9 @@ class AppealInfo(BaseModel):
     comment: str
     after_question: int | None = None
     downgraded: list[Downgrade]
+    admitted: bool = Field(
+        default=False, description="the answer never arrived: the judge typed it in"
+    )
 
 
 class LightningInfo(BaseModel):

@@ -314,6 +314,7 @@ def _appeals(part: Part, *, placed: bool) -> list[AppealInfo]:
             comment=a.comment,
             after_question=a.after_question if placed else None,
             downgraded=a.downgraded,
+            admitted=a.admitted,
         )
         for a in part.appeals
     ]

@@ -109,9 +109,9 @@
       side.replaceChildren(...sidePanel(), ...teamPanel());
       appeal.replaceChildren(...appealPanel());
     });
+    // the kept values of the appeal form decide its answer field and its button again
     const appealTeam = document.getElementById("appeal-team");
-    const applyAppeal = document.getElementById("btn-appeal");
-    if (appealTeam && applyAppeal) applyAppeal.disabled = !appealTeam.value;
+    if (appealTeam) appealTeam.dispatchEvent(new Event("change"));
     document.getElementById("judge").dataset.stage = msg.phase.stage;
     document.getElementById("judge").dataset.seq = String(msg.seq);
   }
@@ -244,11 +244,20 @@
     const team = Q.el("select", { id: "appeal-team" }, Q.el("option", { value: "", text: "—" }), teamNames.map((t) => Q.el("option", { value: t, text: t })));
     const verdict = Q.el("select", { id: "appeal-correct" }, Q.el("option", { value: "true", text: Q.t("mark_right") }), Q.el("option", { value: "false", text: Q.t("mark_wrong") }));
     const comment = Q.el("input", { id: "appeal-comment", maxlength: "500", placeholder: Q.t("comment") });
+    // a team whose answer never arrived: the judge types the answer it gave (Q26)
+    const typed = Q.el("input", { id: "appeal-answer", class: "hidden", maxlength: "300", placeholder: Q.t("appeal_answer") });
+    const unanswered = () => {
+      const closed = msg.closed.find((c) => String(c.question) === q.value);
+      const row = closed && closed.rows.find((r) => r.team === team.value);
+      return Boolean(row && !row.answer);
+    };
     const apply = button("btn-appeal", Q.t("apply"), () => {
       if (!team.value) return;
-      command("appeal", { question: Number(q.value), team: team.value, correct: verdict.value === "true", comment: comment.value }).then((applied) => {
+      const body = { question: Number(q.value), team: team.value, correct: verdict.value === "true", comment: comment.value };
+      if (unanswered()) body.answer = typed.value;
+      command("appeal", body).then((applied) => {
         if (!applied) return;
-        for (const [id, value] of [["appeal-team", ""], ["appeal-comment", ""]]) {
+        for (const [id, value] of [["appeal-team", ""], ["appeal-comment", ""], ["appeal-answer", ""]]) {
           const input = document.getElementById(id);
           if (input) input.value = value;
         }
@@ -256,9 +265,14 @@
         if (again) again.disabled = true;
       });
     });
-    apply.disabled = !team.value;
-    team.addEventListener("change", () => { apply.disabled = !team.value; });
-    out.push(Q.el("div", { class: "row" }, q, team, verdict, comment, apply));
+    const sync = () => {
+      const missing = unanswered();
+      typed.classList.toggle("hidden", !missing);
+      apply.disabled = !team.value || (missing && !typed.value.trim());
+    };
+    sync();
+    for (const [node, event] of [[team, "change"], [q, "change"], [typed, "input"]]) node.addEventListener(event, sync);
+    out.push(Q.el("div", { class: "row" }, q, team, typed, verdict, comment, apply));
     const last = msg.closed[0];
     const rows = last.rows.map((r) => Q.el("tr", {}, Q.el("td", { text: r.team }), Q.el("td", { text: r.answer || "—" }),
       Q.el("td", { text: r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong") }), Q.el("td", { text: Q.moveText(r) }),
@@ -272,7 +286,7 @@
     out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
     out.push(groupAppeals(last));
     for (const a of msg.appeals) {
-      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
+      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team}${a.admitted ? ` (${Q.t("appeal_admitted")})` : ""} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
     }
     return out;
   }
