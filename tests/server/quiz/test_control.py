@@ -244,6 +244,8 @@ def test_a_rename_after_the_start_is_folded_into_every_question(
         "kind": "renamed",
         "team": "Aces",
         "detail": "A",
+        "part": "",
+        "question": None,
     }
     protocol = api.client.get(api.url("protocol.json"), headers=api.host).json()
     assert "Aces" in protocol["teams"]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from koth.core.errors import KothError
 from koth.games.quiz import situation
+from koth.i18n import N_, Term, Text
 from koth.server.errors import (
     InvalidRequestError,
     NameTakenError,
@@ -38,6 +39,10 @@ class Change:
     kind: str
     team: str
     detail: str = ""
+    """the old name (renamed), the absorbed team (merged)"""
+    part: str = ""
+    question: int | None = None
+    """withdrawn after this question of ``part``; this question re-opened"""
 
 
 #: ops whose effect is a new fold of ``history``, not an entry of it
@@ -99,24 +104,30 @@ class HostControl:
         self._team(op.team)
         check_team_name(op.name, new=self._new)
         if op.name == op.team:
-            raise InvalidRequestError(f"team {op.team!r} already has that name")
+            raise InvalidRequestError(N_("team {team!r} already has that name"), team=op.team)
         same = self.by_key.get(name_key(op.name))
         if same is not None and same != op.team:
-            raise NameTakenError(f"{op.name!r} is too like the name of team {same!r}")
+            raise NameTakenError(
+                N_("{name!r} is too like the name of team {team!r}"), name=op.name, team=same
+            )
         history = [(s, ops.with_team_renamed(o, op.team, op.name)) for s, o in self.history]
-        self._refold(history, f"team {op.team!r} cannot be renamed")
+        self._refold(history, Text(N_("team {team!r} cannot be renamed"), team=op.team))
         self.changes.append(Change(seq, "renamed", op.name, op.team))
 
     def _on_team_removed(self, op: ops.TeamRemoved, seq: int) -> None:
-        self._before_start("removed", "withdraw it instead")
+        self._before_start(
+            N_("the game has started: teams can no longer be removed; withdraw it instead")
+        )
         self._drop(self._team(op.team))
         self.changes.append(Change(seq, "removed", op.team))
 
     def _on_teams_merged(self, op: ops.TeamsMerged, seq: int) -> None:
-        self._before_start("merged", "withdraw one of them instead")
+        self._before_start(
+            N_("the game has started: teams can no longer be merged; withdraw one of them instead")
+        )
         gone, into = self._team(op.team), self._team(op.into)
         if gone is into:
-            raise InvalidRequestError("a team cannot absorb itself: choose two teams")
+            raise InvalidRequestError(N_("a team cannot absorb itself: choose two teams"))
         self._drop(gone)
         for token_hash in gone.token_hashes:
             into.token_hashes.add(token_hash)
@@ -126,10 +137,11 @@ class HostControl:
 
     def _on_joining_locked(self, op: ops.JoiningLocked, seq: int) -> None:
         if self.started:
-            raise WrongPhaseError("the game has started: nobody can join any more")
+            raise WrongPhaseError(N_("the game has started: nobody can join any more"))
         if op.locked == self.join_locked:
-            state = "locked" if op.locked else "open"
-            raise InvalidRequestError(f"joining is already {state}")
+            raise InvalidRequestError(
+                N_("joining is already locked") if op.locked else N_("joining is already open")
+            )
         self.join_locked = op.locked
         self.changes.append(Change(seq, "joining_locked" if op.locked else "joining_opened", ""))
 
@@ -137,29 +149,39 @@ class HostControl:
         part = self.current_part()
         team = self._team(op.team)
         if op.team not in part.state.index:
-            raise WrongPhaseError(f"team {op.team} does not play in {part.name}")
+            raise WrongPhaseError(
+                N_("team {team} does not play in {part}"), team=op.team, part=Term(part.name)
+            )
         if team.withdrawn_after is not None:
-            raise WrongPhaseError(f"team {op.team} has already withdrawn")
+            raise WrongPhaseError(N_("team {team} has already withdrawn"), team=op.team)
         king = situation(part.state).king
         if king == op.team and self.config.withdrawn_king == "refused":
             raise WrongPhaseError(
-                f"team {op.team} is the King: under this event's settings the King cannot "
-                "withdraw while it reigns (rule Q36)"
+                N_(
+                    "team {team} is the King: under this event's settings the King cannot "
+                    "withdraw while it reigns (rule Q36)"
+                ),
+                team=op.team,
             )
         team.withdrawn_after = len(part.questions)
         team.withdrawn_in = part.name
-        detail = f"{part.name}, after question {team.withdrawn_after}"
-        self.changes.append(Change(seq, "withdrawn", op.team, detail))
+        self.changes.append(
+            Change(seq, "withdrawn", op.team, part=part.name, question=team.withdrawn_after)
+        )
 
     def _on_question_reopened(self, op: ops.QuestionReopened, seq: int) -> None:
         number = self.reopenable()
         if number is None:
             raise WrongPhaseError(
-                "only the last resolved question can be re-opened, before the next one is opened"
+                N_(
+                    "only the last resolved question can be re-opened, "
+                    "before the next one is opened"
+                )
             )
         if op.question != number:
             raise WrongPhaseError(
-                f"only question {number}, the last resolved one, can be re-opened"
+                N_("only question {question}, the last resolved one, can be re-opened"),
+                question=number,
             )
         for index in range(len(self.history) - 1, -1, -1):
             done = self.history[index][1]
@@ -167,21 +189,27 @@ class HostControl:
                 break
             if isinstance(done, ops.Resolved) and done.question == number:
                 rest = self.history[:index] + self.history[index + 1 :]
-                self._refold(rest, f"question {number} cannot be re-opened")
-                self.changes.append(Change(seq, "reopened", "", f"question {number}"))
+                self._refold(
+                    rest, Text(N_("question {question} cannot be re-opened"), question=number)
+                )
+                self.changes.append(
+                    Change(seq, "reopened", "", part=self.current_part().name, question=number)
+                )
                 return
-        raise WrongPhaseError(f"question {number} was not resolved in this part")
+        raise WrongPhaseError(
+            N_("question {question} was not resolved in this part"), question=number
+        )
 
     # ----------------------------------------------------------------- helpers
     def _team(self, name: str) -> Team:
         team = self.teams.get(name)
         if team is None:
-            raise NotFoundError(f"no team {name!r}")
+            raise NotFoundError(N_("no team {team!r}"), team=name)
         return team
 
-    def _before_start(self, what: str, instead: str) -> None:
+    def _before_start(self, refused: str) -> None:
         if self.started:
-            raise WrongPhaseError(f"the game has started: teams can no longer be {what}; {instead}")
+            raise WrongPhaseError(refused)
 
     def _drop(self, team: Team) -> None:
         del self.teams[team.name]
@@ -191,7 +219,7 @@ class HostControl:
         if self.by_key.get(key) == team.name:
             del self.by_key[key]
 
-    def _refold(self, history: list[tuple[int, ops.Op]], refused: str) -> None:
+    def _refold(self, history: list[tuple[int, ops.Op]], refused: Text) -> None:
         """Become the fold of ``history`` (every row at its own seq); what is not derived
         from it (the idempotency keys, the list of changes) is kept."""
         fresh = type(self)(self.event_id)  # type: ignore[call-arg]
@@ -200,7 +228,9 @@ class HostControl:
                 fresh.seq = seq - 1
                 fresh.apply(op, seq, new=False)
         except KothError as exc:
-            raise WrongPhaseError(f"{refused}: a later change depends on it ({exc})") from None
+            raise WrongPhaseError(
+                N_("{refused}: a later change depends on it ({why})"), refused=refused, why=exc
+            ) from None
         kept = {"seq": self.seq, "commands": self.commands, "changes": self.changes}
         self.__dict__.update(fresh.__dict__)
         self.__dict__.update(kept)

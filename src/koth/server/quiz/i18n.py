@@ -264,8 +264,8 @@ EN: dict[str, str] = {
     "change_merged": N_("{detail} merged into {team}"),
     "change_joining_locked": N_("joining locked"),
     "change_joining_opened": N_("joining opened"),
-    "change_withdrawn": N_("{team} withdrew ({detail})"),
-    "change_reopened": N_("{detail} re-opened"),
+    "change_withdrawn": N_("{team} withdrew after question {question} ({part})"),
+    "change_reopened": N_("question {question} re-opened ({part})"),
     "shortcuts": N_(
         "Keyboard: ↑/↓ (J/K) choose an answer group · R right · W wrong · X the rest "
         "wrong · O open (question, then answering) · L question read · P pause/resume · "

@@ -368,7 +368,11 @@ class ChangeInfo(BaseModel):
         description="renamed, removed, merged, joining_locked, joining_opened, withdrawn, reopened"
     )
     team: str = Field(description="the team (its new name, the one that absorbed the other)")
-    detail: str = Field(description="the old name, the absorbed team, when it withdrew...")
+    detail: str = Field(description="the old name (renamed), the absorbed team (merged)")
+    part: str = Field(default="", description="the part of a withdrawal or a re-opening")
+    question: int | None = Field(
+        default=None, description="withdrawn after this question; this question re-opened"
+    )
 
 
 class HostControlInfo(BaseModel):

@@ -414,4 +414,9 @@ def control_info(model: EventModel) -> HostControlInfo:
 
 
 def change_infos(model: EventModel) -> list[ChangeInfo]:
-    return [ChangeInfo(seq=c.seq, kind=c.kind, team=c.team, detail=c.detail) for c in model.changes]
+    return [
+        ChangeInfo(
+            seq=c.seq, kind=c.kind, team=c.team, detail=c.detail, part=c.part, question=c.question
+        )
+        for c in model.changes
+    ]

@@ -333,7 +333,7 @@
       out.push(Q.el("div", { class: "row" }, button("btn-withdraw", Q.t("withdraw"), () => command("withdraw_team", { team: pick.value }))));
     }
     const changes = (msg.control && msg.control.changes) || [];
-    for (const c of changes.slice(-5)) out.push(Q.el("div", { class: "small change", text: Q.t(`change_${c.kind}`, { team: c.team, detail: c.detail }) }));
+    for (const c of changes.slice(-5)) out.push(Q.el("div", { class: "small change", text: Q.t(`change_${c.kind}`, { team: c.team, detail: c.detail, question: c.question, part: c.part ? Q.partName(c.part) : "" }) }));
     return out;
   }
 
