@@ -171,7 +171,7 @@ def reopen(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
     number = body.question or model.reopenable()
     if number is None:
         raise WrongPhaseError(
-            "only the last resolved question can be re-opened, before the next one is opened"
+            N_("only the last resolved question can be re-opened, before the next one is opened")
         )
     return ops.QuestionReopened(question=number)
 
@@ -182,7 +182,9 @@ def mark_rest_wrong(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
     _part, q = model.open_question()
     unjudged = [t for t, a in q.answers.items() if a.judged is None]
     if not unjudged:
-        raise InvalidRequestError(f"every answer to question {question} is judged already")
+        raise InvalidRequestError(
+            N_("every answer to question {question} is judged already"), question=question
+        )
     return ops.Judged(question=question, teams=unjudged, correct=False)
 
 
@@ -191,12 +193,16 @@ def appeal_group(model: EventModel, body: GroupAppealCommand, now: float) -> ops
     ``body.key``, and/or the listed teams."""
     part = model.current_part()
     if not 1 <= body.question <= len(part.questions):
-        raise WrongPhaseError(f"question {body.question} was not played in {part.name}")
+        raise WrongPhaseError(
+            N_("question {question} was not played in {part}"),
+            question=body.question,
+            part=Term(part.name),
+        )
     answers = part.questions[body.question - 1].answers
     chosen = [t for t, a in answers.items() if body.key is not None and a.key == body.key]
     chosen += [t for t in body.teams if t not in chosen]
     if not chosen:
-        raise NotFoundError(f"no answer to question {body.question} matches")
+        raise NotFoundError(N_("no answer to question {question} matches"), question=body.question)
     return ops.GroupCorrected(
         question=body.question, teams=chosen, correct=body.correct, comment=body.comment, at=now
     )
@@ -243,6 +249,6 @@ def load_pack(_model: EventModel, body: PackUpload, _now: float) -> ops.Op:
         pack = parse_pack(body.text, body.form)
     except PackError as exc:
         raise InvalidRequestError(
-            "the question pack has errors: " + "; ".join(exc.problems)
+            N_("the question pack has errors: {problems}"), problems="; ".join(exc.problems)
         ) from None
     return ops.PackLoaded(pack=pack.model_dump(mode="json"))

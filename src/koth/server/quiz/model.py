@@ -612,7 +612,7 @@ class EventModel(HostControl):
 
     def _on_group_corrected(self, op: ops.GroupCorrected, _seq: int) -> None:
         if not op.teams or len(set(op.teams)) != len(op.teams):
-            raise InvalidRequestError("an appeal for a group names each of its teams once")
+            raise InvalidRequestError(N_("an appeal for a group names each of its teams once"))
         self._correct(op.question, op.teams, op.correct, op.comment, op.at)
 
     def _correct(
@@ -771,6 +771,11 @@ def check_settings(settings: ops.EventSettings, *, new: bool = True) -> None:
             draw_spurs(teams[:2], settings.steps, random.Random(0), settings.spurs_per_slope)
         except Exception as exc:
             raise InvalidRequestError(
-                f"spurs_per_slope: {settings.spurs_per_slope} spur cells cannot be drawn on a "
-                f"slope of {settings.steps} steps ({exc})"
+                N_(
+                    "spurs_per_slope: {spurs} spur cells cannot be drawn on a slope of "
+                    "{steps} steps ({why})"
+                ),
+                spurs=settings.spurs_per_slope,
+                steps=settings.steps,
+                why=exc,
             ) from None

@@ -7,6 +7,7 @@ import asyncio
 import csv
 import io
 
+from koth.i18n import N_
 from koth.server import security
 from koth.server.errors import ForbiddenError, InvalidRequestError, NotFoundError
 from koth.server.quiz import views
@@ -56,13 +57,13 @@ class SeriesService:
         if security.could_be_id(series_id):
             series = await asyncio.to_thread(self.repo.get, series_id)
         if series is None:
-            raise NotFoundError(f"no season {series_id!r}")
+            raise NotFoundError(N_("no season {season!r}"), season=series_id)
         return series
 
     async def _hosted(self, series_id: str, token: str | None) -> StoredSeries:
         series = await self._get(series_id)
         if not security.matches(token, series.host_token_hash):
-            raise ForbiddenError("this needs the host link of the season (its secret token)")
+            raise ForbiddenError(N_("this needs the host link of the season (its secret token)"))
         return series
 
     async def settings(
@@ -77,9 +78,11 @@ class SeriesService:
         series = await self._hosted(series_id, token)
         live = await self.quiz.host_event(body.event_id, body.event_token)
         if live.event_id in series.events:
-            raise InvalidRequestError(f"event {body.event_id} is already in this season")
+            raise InvalidRequestError(
+                N_("event {event} is already in this season"), event=body.event_id
+            )
         if len(series.events) >= MAX_EVENTS:
-            raise InvalidRequestError(f"a season holds at most {MAX_EVENTS} events")
+            raise InvalidRequestError(N_("a season holds at most {most} events"), most=MAX_EVENTS)
         series.events.append(live.event_id)
         await asyncio.to_thread(self.repo.save, series)
         return await self.table(series_id)

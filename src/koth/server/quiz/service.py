@@ -406,7 +406,7 @@ class QuizService:
             PackQuestion.model_validate({"number": 1, "text": "-", "answer": "-", "picture": name})
         except ValidationError:
             raise InvalidRequestError(
-                f"a picture is a plain file name without folders (got {name!r})"
+                N_("a picture is a plain file name without folders (got {name!r})"), name=name
             ) from None
         found = check_picture(name, data, self.max_picture_bytes)
         if found.problem is not None or found.mime is None:
@@ -424,10 +424,12 @@ class QuizService:
             try:
                 self.check_host(live, token)
             except ForbiddenError:
-                raise NotFoundError(f"no picture {name!r} has been shown yet") from None
+                raise NotFoundError(
+                    N_("no picture {name!r} has been shown yet"), name=name
+                ) from None
         stored = await asyncio.to_thread(self.repo.picture, live.event_id, name)
         if stored is None:
-            raise NotFoundError(f"no picture {name!r} is stored with this event")
+            raise NotFoundError(N_("no picture {name!r} is stored with this event"), name=name)
         return stored
 
     # ----------------------------------------------------------------- results
@@ -491,7 +493,7 @@ class QuizService:
 
 def _check_key(key: str | None) -> None:
     if key is not None and not SUBMISSION_ID.match(key):
-        raise InvalidRequestError("an Idempotency-Key has 8 to 64 letters, digits or -_.:")
+        raise InvalidRequestError(N_("an Idempotency-Key has 8 to 64 letters, digits or -_.:"))
 
 
 def _keyed(op: ops.Op, key: str | None) -> ops.Op:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from koth.games.quiz.pack import Pack, PackQuestion
+from koth.i18n import N_
 from koth.server.errors import InvalidRequestError, WrongPhaseError
 from koth.server.quiz import ops
 
@@ -25,7 +26,7 @@ def load_pack(data: dict[str, Any]) -> Pack:
         return Pack.model_validate(data)
     except ValidationError as exc:
         raise InvalidRequestError(
-            f"the question pack is not valid: {exc.errors()[0]['msg']}"
+            N_("the question pack is not valid: {why}"), why=exc.errors()[0]["msg"]
         ) from None
 
 
@@ -33,7 +34,8 @@ def check_screen(timer: Timer | None, op: ops.ScreenShown) -> None:
     """The answer is shown only once answering is over (never while teams can answer)."""
     if op.show == "answer" and (timer is None or timer.is_open(op.at)):
         raise WrongPhaseError(
-            f"the answer to question {op.question} can be shown once answering is over"
+            N_("the answer to question {question} can be shown once answering is over"),
+            question=op.question,
         )
 
 

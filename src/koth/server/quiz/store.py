@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.schema import UniqueConstraint
 
+from koth.i18n import N_
 from koth.server.database import Base
 from koth.server.errors import NameTakenError, StorageUnavailableError
 
@@ -127,7 +128,7 @@ class QuizRepository:
                 session.flush()
                 session.add(_row(event_id, first, now))
         except IntegrityError:
-            raise NameTakenError("that join code is taken; try again") from None
+            raise NameTakenError(N_("that join code is taken; try again")) from None
 
     def get_event(self, event_id: str) -> StoredEvent | None:
         with self._sessions() as session:
