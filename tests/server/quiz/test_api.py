@@ -264,6 +264,12 @@ def test_an_appeal_admits_the_answer_of_a_team_that_gave_none(
     ]
     for body, status in refused:
         api.cmd("appeal", expect=status, question=1, correct=True, **body)
+    # without the answer it gave, a team that gave none is refused in the server's words
+    missing = api.cmd("appeal", expect=404, question=1, team="C", correct=True)["error"]
+    assert (missing["code"], missing["message"]) == (
+        "not_found",
+        "team C gave no answer to question 1",
+    )
     assert {t["name"]: t for t in api.judge_view()["standings"]["teams"]} == before
     admitted = api.cmd("appeal", question=1, team="C", correct=True, answer=RIGHT, comment="paper")
     lines = {t["name"]: t for t in admitted["standings"]["teams"]}

@@ -113,10 +113,11 @@ def test_a_whole_evening_in_the_browser(server: LiveServer, browser: Any, tmp_pa
             playwright_sync.expect(judge.locator("#appeal-comment")).to_have_value("")
             playwright_sync.expect(judge.locator("#appeal-team")).to_have_value("")
             playwright_sync.expect(judge.locator("#btn-appeal")).to_be_disabled()
-            # an appeal for a team that gave no answer is refused in the server's words
+            # a team that gave no answer: the form asks for the answer it gave first
             judge.select_option("#appeal-team", "Dogs")
-            judge.locator("#btn-appeal").click()
-            playwright_sync.expect(judge.locator("#error")).to_contain_text("gave no answer")
+            playwright_sync.expect(judge.locator("#appeal-answer")).to_be_visible()
+            playwright_sync.expect(judge.locator("#btn-appeal")).to_be_disabled()
+            judge.select_option("#appeal-team", "")
             playwright_sync.expect(
                 projector.locator("#proj-table tr.king-row td.name")
             ).to_contain_text("Bears")
