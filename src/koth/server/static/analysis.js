@@ -128,6 +128,9 @@
         draw();
       }
     };
+    // shown as analysing from the start, not blank while the first answer is on its way
+    panel.dataset.state = "analysing";
+    status.textContent = "analysing…";
     panel.classList.remove("hidden");
     load();
     return {
