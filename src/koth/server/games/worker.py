@@ -210,7 +210,7 @@ class ComputerWorker:
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(self.extra_games,),
+                initargs=(self.extra_games, os.getpid()),
             )
         return self._processes
 
@@ -245,10 +245,15 @@ _WORKER_POLICIES: dict[tuple[str, int | None, float, int, str, int], Policy] = {
 SEARCH_NICENESS = 10
 
 
-def _start_worker(extra_games: tuple[str, ...]) -> None:
+def _start_worker(extra_games: tuple[str, ...], server_pid: int) -> None:
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)
     _die_with_the_server()
+    # a server killed while this process was starting sent no signal (it was not asked
+    # for yet), and the pool's queue would never tell: this process holds both of its
+    # ends. Orphaned already, it leaves now instead of waiting forever
+    if os.getppid() != server_pid:
+        os._exit(0)
     for module in extra_games:
         importlib.import_module(module)
 
