@@ -218,8 +218,11 @@ def play_question(
     if number == 1:
         judge.evaluate(CLICK_MARKS_AT_ONCE, sorted(marks.items()))
     else:
+        # as a judge clicks: each mark once the console shows the one before
         for text, mark in sorted(marks.items()):
             judge.locator(".group", has_text=text).locator(mark).click()
+            chosen = judge.locator(".group", has_text=text).locator(f"{mark}.chosen")
+            playwright_sync.expect(chosen).to_have_count(1)
     for text, mark in marks.items():
         chosen = judge.locator(".group", has_text=text).locator(f"{mark}.chosen")
         playwright_sync.expect(chosen).to_have_count(1)
