@@ -460,20 +460,7 @@ class EventModel(HostControl):
             )
         part, q = self._question(op.question)
         self._plays(part, op.team)
-        text = op.text.strip()
-        if not text or len(text) > ops.ANSWER_MAX:
-            raise InvalidRequestError(
-                N_("an answer has 1 to {most} characters (got {got})"),
-                most=ops.ANSWER_MAX,
-                got=len(text),
-            )
-        if self._new and not ops.normalise_answer(text):
-            raise InvalidRequestError(
-                N_(
-                    "an answer needs a letter or digit: one of only spaces, punctuation or "
-                    "invisible characters is no answer"
-                )
-            )
+        text = self._answer_text(op.text)
         if op.submission_id in self.submissions:
             raise AlreadyAnsweredError(N_("this submission was already stored"))
         if op.team in q.answers:
@@ -516,6 +503,25 @@ class EventModel(HostControl):
         )
         q.answers[op.team] = answer
         self.submissions[op.submission_id] = answer
+
+    def _answer_text(self, given: str) -> str:
+        """An answer as it is kept: trimmed, of a length that fits and (for a new op)
+        with a letter or digit in it."""
+        text = given.strip()
+        if not text or len(text) > ops.ANSWER_MAX:
+            raise InvalidRequestError(
+                N_("an answer has 1 to {most} characters (got {got})"),
+                most=ops.ANSWER_MAX,
+                got=len(text),
+            )
+        if self._new and not ops.normalise_answer(text):
+            raise InvalidRequestError(
+                N_(
+                    "an answer needs a letter or digit: one of only spaces, punctuation or "
+                    "invisible characters is no answer"
+                )
+            )
+        return text
 
     def _on_judged(self, op: ops.Judged, _seq: int) -> None:
         part, q = self._question(op.question)
@@ -581,13 +587,7 @@ class EventModel(HostControl):
                 team=op.team,
                 question=op.question,
             )
-        text = op.answer.strip()
-        if not text or len(text) > ops.ANSWER_MAX or not ops.normalise_answer(text):
-            raise InvalidRequestError(
-                N_("an answer has 1 to {most} characters (got {got})"),
-                most=ops.ANSWER_MAX,
-                got=len(text),
-            )
+        text = self._answer_text(op.answer)
         before = situation(part.state).downgraded
         state = _engine(part.state, [AnswerAdmitted(op.question, op.team, op.correct)])
         after = situation(state).downgraded
