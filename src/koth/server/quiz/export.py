@@ -165,12 +165,13 @@ def results_csv(model: EventModel, lang: str = "en") -> str:
     for part in doc.parts:
         places = {t.name: t.place for t in part.standings.teams}
         reason = end_text(EndReason(part.standings.reason), _) if part.standings.reason else ""
+        part_name = _(PART_TEXTS.get(part.name, part.name))
         for q in part.questions:
             for row in q.rows:
                 writer.writerow(
                     _safe_row(
                         {
-                            "part": _(PART_TEXTS.get(part.name, part.name)),
+                            "part": part_name,
                             "question": q.question,
                             "team": row.team,
                             "place": places.get(row.team, ""),
@@ -202,7 +203,7 @@ def results_csv(model: EventModel, lang: str = "en") -> str:
                 writer.writerow(
                     _safe_row(
                         {
-                            "part": _(PART_TEXTS.get(part.name, part.name)),
+                            "part": part_name,
                             "question": _(N_("lightning {number}"), number=k),
                             "team": team,
                             "place": places.get(team, ""),
