@@ -200,7 +200,7 @@ def test_team_phone_king_ordinary_and_withdrawn_fit_a_390px_phone(
 
 
 def test_an_appeal_types_in_the_answer_of_a_team_that_gave_none(
-    server: LiveServer, browser: Any, quiz: QuizApi
+    server: LiveServer, browser: Any, quiz: QuizApi, tmp_path: Path
 ) -> None:
     quiz.create(steps=6, hold_moves=2, questions=5, teams=[])
     for team in ("Owls", "Bears", "Cats"):
@@ -216,6 +216,7 @@ def test_an_appeal_types_in_the_answer_of_a_team_that_gave_none(
     expect(judge.locator("#btn-appeal")).to_be_disabled()  # not without the answer
     answer.fill("Paris")
     judge.select_option("#appeal-correct", "true")
+    judge.locator("#appeal").screenshot(path=str(shots_dir(tmp_path) / "quiz_judge_appeal.png"))
     click(judge, "#btn-appeal")
     view = quiz.judge_view()
     cats = next(r for r in view["closed"][0]["rows"] if r["team"] == "Cats")
