@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from koth.core.errors import InvalidActionError
 from koth.core.facts import GameFacts
+from koth.core.notes import TransitionNote
 from koth.core.outcome import Outcome
 from koth.core.params import GameParams
 from koth.core.players import PlayerId, ToMove
@@ -86,6 +87,16 @@ class Game(ABC, Generic[S, A, P]):
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """How the game ended, or None while it goes on."""
+
+    def transition_notes(
+        self, before: S, after: S, player: PlayerId, action: A | None
+    ) -> list[TransitionNote]:
+        """What the transition from ``before`` to ``after`` did that ``after`` alone does
+        not show a player (dice forfeited, turns skipped): public events only, in the
+        order they happened. ``player`` and ``action`` made it (``player`` is CHANCE for a
+        chance outcome; SIMULTANEOUS, with ``action`` None, for a joint move). Default:
+        the game has no such events."""
+        return []
 
     # ----------------------------------------------------------- information
     @abstractmethod

@@ -134,6 +134,14 @@ class GameState(Generic[S, A]):
             for player, action in zip(self._movers, self._actions, strict=True)
         )
 
+    def history_since(self, start: int) -> tuple[HistoryEntry[A], ...]:
+        """The moves from index ``start`` on (what ``history[start:]`` holds, without
+        building the entries before it)."""
+        return tuple(
+            action if player == SIMULTANEOUS else _single_move(player, action)
+            for player, action in zip(self._movers[start:], self._actions[start:], strict=True)
+        )
+
     @property
     def movers(self) -> tuple[PlayerId, ...]:
         """Who made each move so far: a player, CHANCE, or SIMULTANEOUS for a joint

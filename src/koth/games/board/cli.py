@@ -17,8 +17,9 @@ from koth.core.state import GameState
 from koth.games import terminal as term
 from koth.games.board.actions import GRAMMAR, Action
 from koth.games.board.game import BoardGame
+from koth.games.board.notes import BoardNote, DiceForfeited, turn_end_notes
 from koth.games.board.render import PLAYER_STYLES, board_renderable, ending_text
-from koth.games.board.state import BoardState, Phase
+from koth.games.board.state import BoardState
 
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
 
@@ -66,6 +67,14 @@ def show_options(console: Console, options: list[Action]) -> None:
                 line = Text(" " * len(key))
             line.append(entry)
         console.print(line)
+
+
+def note_text(note: BoardNote) -> str:
+    """A note as the terminal words it."""
+    if isinstance(note, DiceForfeited):
+        dice = "die" if note.count == 1 else "dice"
+        return f"{seat_name(note.seat)} forfeits {note.count} unused {dice} ({note.rule})"
+    return f"{seat_name(note.seat)} has no dice left: its second turn is skipped ({note.rule})"
 
 
 class Table:
@@ -136,7 +145,10 @@ class Table:
                 outcome = sample_outcome(state.chance_outcomes(), self.rng)
                 if not str(outcome).startswith("roll"):
                     term.say(self.console, f"chance: {outcome}", "dim")
+                before = state.data
                 state.apply_action(outcome)
+                # the die of an alliance's fight may end the turn
+                self.announce_losses(before, state.data, outcome)
             elif state.is_simultaneous_node():
                 choices = {p: self.decide_secret(state, p) for p in state.acting_players()}
                 state.apply_actions(choices)
@@ -145,39 +157,15 @@ class Table:
                 before = state.data
                 action = self.decide(state, player)
                 state.apply_action(action, player)
-                self.announce_losses(before, state.data, player, action)
+                self.announce_losses(before, state.data, action)
         self.console.print(board_renderable(self.game, state.data, None, self.console.width))
         return state
 
-    def announce_losses(
-        self, before: BoardState, after: BoardState, player: int, action: Action
-    ) -> None:
+    def announce_losses(self, before: BoardState, after: BoardState, action: Action | None) -> None:
         """Dice forfeited at the end of a turn (B7.1) and turns skipped for want of dice
         (B7.2), which the board alone would not show."""
-        if before.phase is not Phase.TURN or (
-            after.phase is Phase.TURN
-            and (after.turn == before.turn and after.round == before.round)
-        ):
-            return
-        left = len(after.dice[player]) if after.round == before.round else 0
-        paid = 0 if str(action).startswith("end") else (2 if "by pair" in str(action) else 1)
-        lost = len(before.dice[player]) - paid - left
-        if lost > 0:
-            term.say(
-                self.console,
-                f"{seat_name(player)} forfeits {lost} unused {'die' if lost == 1 else 'dice'} "
-                "(B7.1)",
-                "yellow",
-            )
-        n = self.game.num_players
-        last = after.turn if after.round == before.round and after.phase is Phase.TURN else 2 * n
-        for turn in range(before.turn + 1, last):
-            skipped = before.order[turn % n]
-            term.say(
-                self.console,
-                f"{seat_name(skipped)} has no dice left: its second turn is skipped (B7.2)",
-                "yellow",
-            )
+        for note in turn_end_notes(self.game.params, before, after, action):
+            term.say(self.console, note_text(note), "yellow")
 
     def decide_secret(self, state: GameState[Any, Any], player: int) -> Action:
         if player in self.agents:

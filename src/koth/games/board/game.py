@@ -8,6 +8,7 @@ from typing import Any
 
 from koth.core.facts import GameFacts
 from koth.core.game import JSON, Game
+from koth.core.notes import TransitionNote
 from koth.core.outcome import Outcome
 from koth.core.players import PlayerId, ToMove
 from koth.core.registry import register_game
@@ -17,6 +18,7 @@ from koth.games.board.actions import Action
 from koth.games.board.explain import explain
 from koth.games.board.facts import board_facts
 from koth.games.board.invariants import violations
+from koth.games.board.notes import turn_end_notes
 from koth.games.board.params import BoardParams
 from koth.games.board.render import render_text
 from koth.games.board.rules import Rules
@@ -82,6 +84,12 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
         loss = -1 / (n - 1)
         win = (n - len(winners)) / (len(winners) * (n - 1))
         return tuple(win if p in winners else loss for p in range(n))
+
+    def transition_notes(
+        self, before: BoardState, after: BoardState, player: PlayerId, action: Action | None
+    ) -> list[TransitionNote]:
+        """Dice forfeited (B7.1) and turns skipped (B7.2) when a turn ended."""
+        return [note.note() for note in turn_end_notes(self.params, before, after, action)]
 
     # ----------------------------------------------------------- information
     def excluded_visible(self, state: BoardState, viewer: PlayerId | None, player: int) -> bool:

@@ -82,6 +82,7 @@ EN: Final = {
     "click_unit": N_("Click one of your glowing units to see where it can go."),
     "click_outer": N_("Click an outer-ring tile to place your starting area beside it."),
     "move_to_with": N_("Move to {dst} with…"),
+    "recent_events": N_("Recent events"),
     "phase_terrain": N_("terrain"),
     "phase_draw": N_("drawing"),
     "phase_place": N_("placing"),

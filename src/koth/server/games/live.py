@@ -1,15 +1,16 @@
 """Games in memory: the cached state of each live game and its WebSocket listeners,
-grouped by seat."""
+grouped by seat and language."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from koth.core.game import Game
 from koth.core.state import GameState
+from koth.server.games.notes import Notes
 from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.store import StoredGame
 from koth.server.listeners import Listener, Listeners, Sink
@@ -24,6 +25,8 @@ class LiveGame:
     version: int
     #: seats that have a secret submission waiting at the current simultaneous node
     submitted: frozenset[int] = frozenset()
+    #: the recent events, collected as moves are applied (a message only reads them)
+    notes: Notes = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -38,23 +41,29 @@ class LiveGame:
         return self.stored.seats[seat].kind
 
 
-#: a game's listener: its key is the seat it watches from (None: a spectator)
-Subscriber = Listener[int | None]
+#: whom a game's message is built for: the seat it watches from (None: a spectator) and
+#: the language its texts are worded in
+Audience = tuple[int | None, str]
+#: a game's listener
+Subscriber = Listener[Audience]
+
+K = TypeVar("K", bound=Hashable)
 
 
-class LiveHub:
-    """Who listens to which game; ``publish`` sends each listener its own seat's view."""
+class LiveHub(Generic[K]):
+    """Who listens to which game; ``publish`` sends each listener the message built for
+    its audience (its own seat's view, in its language)."""
 
     def __init__(self) -> None:
-        self._games: dict[str, Listeners[int | None]] = {}
+        self._games: dict[str, Listeners[K]] = {}
 
-    def subscribe(self, game_id: str, sink: Sink, seat: int | None) -> Subscriber:
+    def subscribe(self, game_id: str, sink: Sink, audience: K) -> Listener[K]:
         listeners = self._games.get(game_id)
         if listeners is None:
             listeners = self._games[game_id] = Listeners(f"game {game_id}")
-        return listeners.add(seat, sink)
+        return listeners.add(audience, sink)
 
-    def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
+    def unsubscribe(self, game_id: str, subscriber: Listener[K]) -> None:
         listeners = self._games.get(game_id)
         if listeners is not None:
             listeners.remove(subscriber)
@@ -65,9 +74,9 @@ class LiveHub:
         listeners = self._games.get(game_id)
         return 0 if listeners is None else len(listeners)
 
-    async def publish(self, game_id: str, message_for: Callable[[int | None], str]) -> None:
-        """Send every listener of ``game_id`` the message built for its seat."""
+    async def publish(self, game_id: str, message_for: Callable[[K], str]) -> None:
+        """Send every listener of ``game_id`` the message built for its audience."""
         listeners = self._games.get(game_id)
         if listeners is None:
             return
-        await listeners.deliver({seat: message_for(seat) for seat in listeners.audiences()})
+        await listeners.deliver({key: message_for(key) for key in listeners.audiences()})

@@ -3,7 +3,8 @@ response models of :mod:`koth.server.games.schemas`.
 
 Nothing in a message comes from the full state except what ``game.view(state, seat)``
 returns, the seat's own legal actions, the node kind, which seats have submitted at a
-simultaneous node (never what), and the outcome once the game is over.
+simultaneous node (never what), the outcome once the game is over, and the recent
+public events the game names (``Game.transition_notes``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 
 from koth.core.game import Game
 from koth.core.state import GameState
+from koth.i18n import DEFAULT
 from koth.server.games.live import LiveGame
+from koth.server.games.notes import note_entries
 from koth.server.games.schemas import (
     CreatedGameResponse,
     GameSummary,
@@ -68,8 +71,9 @@ def to_move_info(state: GameState[Any, Any]) -> ToMoveInfo:
     return ToMoveInfo(kind=to_move.kind.value, players=list(to_move.players))
 
 
-def state_message(live: LiveGame, seat: int | None) -> StateMessage:
-    """The full current picture of the game for ``seat`` (None: a spectator)."""
+def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> StateMessage:
+    """The full current picture of the game for ``seat`` (None: a spectator), its texts
+    in ``lang``."""
     state = live.state
     game = state.game
     to_move = state.to_move()
@@ -91,6 +95,7 @@ def state_message(live: LiveGame, seat: int | None) -> StateMessage:
         legal=legal,
         outcome=outcome.to_json() if outcome else None,
         returns=list(state.returns()) if outcome else None,
+        notes=note_entries(live.notes, lang),
     )
 
 

@@ -21,9 +21,11 @@ from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
     GamesDep,
+    LanguageDep,
     RateLimitsDep,
     SeatTokenDep,
     SocketsDep,
+    get_language,
     limited,
 )
 from koth.server.errors import (
@@ -132,8 +134,10 @@ async def create_game(
     summary="The game as this seat (or a spectator, without a token) may see it now",
     responses=error_responses(*GAME_ERRORS),
 )
-async def get_game(game_id: str, games: GamesDep, token: SeatTokenDep) -> StateMessage:
-    return await games.message(game_id, token)
+async def get_game(
+    game_id: str, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
+) -> StateMessage:
+    return await games.message(game_id, token, lang)
 
 
 @router.post(
@@ -152,9 +156,9 @@ async def get_game(game_id: str, games: GamesDep, token: SeatTokenDep) -> StateM
     ),
 )
 async def post_action(
-    game_id: str, body: ActionRequest, games: GamesDep, token: SeatTokenDep
+    game_id: str, body: ActionRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
 ) -> StateMessage:
-    return await games.act(game_id, token, body.chosen, body.version)
+    return await games.act(game_id, token, body.chosen, body.version, lang)
 
 
 @router.websocket("/games/{game_id}/ws")
@@ -174,7 +178,9 @@ async def game_socket(
     connections to the game or from the address, or too many requests (4429)."""
 
     async def subscribe(hello: GameHello) -> tuple[str, Callable[[], None]]:
-        subscriber, first = await games.subscribe(game_id, websocket, hello.token)
+        # the texts of every message on this socket (the notes) speak the page's language
+        lang = await get_language(websocket)
+        subscriber, first = await games.subscribe(game_id, websocket, hello.token, lang)
         return first.model_dump_json(), lambda: games.unsubscribe(game_id, subscriber)
 
     await serve_socket(

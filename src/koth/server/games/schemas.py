@@ -135,6 +135,17 @@ class ToMoveInfo(BaseModel):
     players: list[int]
 
 
+class NoteEntry(BaseModel):
+    """A recent public event that the position alone does not show (dice forfeited, a
+    turn skipped), as ``game.transition_notes`` named it."""
+
+    move: int = Field(description="index of the move whose transition made it")
+    code: str = Field(description="the kind of event, e.g. dice_forfeited")
+    rule: str | None = Field(description="the rule that made it, e.g. B7.1")
+    params: dict[str, int | str] = Field(description="its values (seats as ids, from 0)")
+    text: str = Field(description="worded in the reader's language")
+
+
 class StateMessage(BaseModel):
     """What one seat (or a spectator) may see of a game now; also the WebSocket frame
     ``{"type": "state", ...}``."""
@@ -153,6 +164,10 @@ class StateMessage(BaseModel):
     legal: list[LegalAction] = Field(description="this seat's legal actions now")
     outcome: dict[str, Any] | None
     returns: list[float] | None
+    notes: list[NoteEntry] = Field(
+        default_factory=list,
+        description="the recent events (at most 8, newest last): public, the same for all",
+    )
 
 
 class ReplayFrame(BaseModel):

@@ -19,8 +19,9 @@ from typing import Any, ParamSpec, TypeVar
 
 from koth.core.errors import InvalidParamsError
 from koth.core.players import NodeKind
-from koth.core.record import GameRecord, RecordedMove, moves_from_record, replay
+from koth.core.record import GameRecord, RecordedMove, moves_from_record
 from koth.core.state import GameState
+from koth.i18n import DEFAULT
 from koth.server import security
 from koth.server.broker import Broker
 from koth.server.errors import (
@@ -33,13 +34,14 @@ from koth.server.errors import (
 )
 from koth.server.games.agents import RANDOM_AGENT, check_seat_agent
 from koth.server.games.catalog import make_game
-from koth.server.games.live import LiveGame, LiveHub, Subscriber
+from koth.server.games.live import Audience, LiveGame, LiveHub, Subscriber
 from koth.server.games.messages import (
     created_response,
     replay_frame,
     state_message,
     summary,
 )
+from koth.server.games.notes import apply_noting, notes_after
 from koth.server.games.schemas import (
     CreatedGameResponse,
     GameStatus,
@@ -104,7 +106,7 @@ class GameService:
         self.repository = repository
         self.max_listeners = max_listeners
         self.max_iterations = max_iterations
-        self.hub = LiveHub()
+        self.hub: LiveHub[Audience] = LiveHub()
         self._live: LiveCache[LiveGame] = LiveCache(max_live, idle_seconds, self._busy)
         #: loads under way: concurrent requests for one game share one replay, and the
         #: entry goes when the load ends (an unknown id leaves nothing behind)
@@ -172,7 +174,8 @@ class GameService:
             status=status,
             initial_moves=initial_moves,
         )
-        self._keep(stored.id, LiveGame(stored, state, stored.version))
+        notes = notes_after(game.new_initial_state(), state, ())
+        self._keep(stored.id, LiveGame(stored, state, stored.version, notes=notes))
         self._changed(stored.id)
         self._announce(stored.id, stored.version)
         return created_response(stored, tokens, base_url)
@@ -238,26 +241,29 @@ class GameService:
             params=game.params.to_json(),
             moves=[RecordedMove.model_validate(m) for m in moves],
         )
-        state = await asyncio.to_thread(replay, record, game)
+        state = game.new_initial_state()
+        # one replay rebuilds the state and its recent events (the notes of its moves)
+        notes = await asyncio.to_thread(apply_noting, state, moves_from_record(game, record), ())
         submitted: frozenset[int] = frozenset()
         if state.is_simultaneous_node():
             submitted = frozenset(await self._db(self.repository.pending, game_id, len(moves)))
-        return LiveGame(stored, state, len(moves), submitted)
+        return LiveGame(stored, state, len(moves), submitted, notes)
 
     async def subscribe(
-        self, game_id: str, sink: Sink, token: str | None
+        self, game_id: str, sink: Sink, token: str | None, lang: str = DEFAULT
     ) -> tuple[Subscriber, StateMessage]:
-        """Listen to ``game_id`` as the seat of ``token``; returns the listener and the
-        first message (subscribed before it is built, so no update falls in between)."""
+        """Listen to ``game_id`` as the seat of ``token``, reading ``lang``; returns the
+        listener and the first message (subscribed before it is built, so no update
+        falls in between)."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         if self.hub.count(game_id) >= self.max_listeners:
             raise TooManyConnectionsError(
                 f"this game already has {self.max_listeners} live connections"
             )
-        subscriber = self.hub.subscribe(game_id, sink, seat)
+        subscriber = self.hub.subscribe(game_id, sink, (seat, lang))
         try:
-            return subscriber, await self.message(game_id, token)
+            return subscriber, await self.message(game_id, token, lang)
         except BaseException:
             self.hub.unsubscribe(game_id, subscriber)
             raise
@@ -327,11 +333,11 @@ class GameService:
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
 
-    async def message(self, game_id: str, token: str | None) -> StateMessage:
+    async def message(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         await self.claim(live, seat)
-        return state_message(live, seat)
+        return state_message(live, seat, lang)
 
     # --------------------------------------------------------------- actions
     async def act(
@@ -340,15 +346,16 @@ class GameService:
         token: str | None,
         action: str | int,
         expected_version: int | None,
+        lang: str = DEFAULT,
     ) -> StateMessage:
-        """A person's action; returns the new message for the seat."""
+        """A person's action; returns the new message for the seat, in ``lang``."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         if seat is None:
             raise ForbiddenError("spectators cannot act: a seat token is required")
         await self.claim(live, seat)
         await self.submit(game_id, seat, action, expected_version)
-        return state_message(await self.live(game_id), seat)
+        return state_message(await self.live(game_id), seat, lang)
 
     async def submit(
         self, game_id: str, seat: int, action: str | int, expected_version: int | None
@@ -423,8 +430,9 @@ class GameService:
             pending=pending,
         )
         MOVES.inc(committed)
+        notes = notes_after(live.state, after, live.notes)
         # committed: only now does the cache (and so every client) see the move
-        live.state = after
+        live.state, live.notes = after, notes
         live.version = version
         live.submitted = frozenset()
         if status is not None:
@@ -472,7 +480,8 @@ class GameService:
     # ------------------------------------------------------------- listeners
     async def _publish(self, live: LiveGame) -> None:
         await self.hub.publish(
-            live.stored.id, lambda seat: state_message(live, seat).model_dump_json()
+            live.stored.id,
+            lambda audience: state_message(live, *audience).model_dump_json(),
         )
 
     def _fan_out(self, live: LiveGame) -> None:
@@ -528,11 +537,10 @@ class GameService:
                 moves=[RecordedMove.model_validate(m) for m in rows],
             )
             after = live.state.clone()
-            for move in moves_from_record(game, record):
-                after.apply_move(move)
+            notes = apply_noting(after, moves_from_record(game, record), live.notes)
             if after.num_moves != stored.version:
                 raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
-            live.state, live.version = after, stored.version
+            live.state, live.version, live.notes = after, stored.version, notes
         live.submitted = frozenset()
         if live.state.is_simultaneous_node():
             pending = await self._db(self.repository.pending, game_id, live.version)

@@ -161,6 +161,22 @@
     return "";
   }
 
+  // the recent events the server worded (dice forfeited, turns skipped): the position
+  // alone does not show them, and a player coming back to the table needs them
+  function recentEvents(ctx) {
+    const notes = (!ctx.replay && ctx.msg && ctx.msg.notes) || [];
+    if (!notes.length) return null;
+    const list = el("ol", { class: "event-list" });
+    for (const note of notes) {
+      const seat = note.params && note.params.seat;
+      list.append(el("li", { class: "event", dataset: { code: note.code, rule: note.rule || "", move: String(note.move) } },
+        Number.isInteger(seat) ? el("span", { class: "swatch", style: `background:${COLORS[seat % COLORS.length]}` }) : null,
+        el("span", { class: "event-text" }, note.text, note.rule ? el("span", { class: "rule", text: ` (${note.rule})` }) : null)));
+    }
+    return el("section", { class: "board-events", id: "board-events", "aria-live": "polite" },
+      el("h3", { text: KOTH.t("recent_events") }), list);
+  }
+
   function moveEntries(ctx) {
     return ctx.legal.filter((e) => e.type === "Move" && e.fields && e.fields.src !== undefined);
   }
@@ -251,6 +267,8 @@
           roundNote(view, p) ? el("small", { class: "round-note", text: ` · ${roundNote(view, p)}` }) : null));
       });
       side.append(players);
+      const events = recentEvents(ctx);
+      if (events) side.append(events);
       if (offBoard.length) side.append(el("p", { text: KOTH.t("areas_to_place", { areas: offBoard.map(([n, a]) => KOTH.t("area_of", { area: n, n: a.player + 1 })).join(", ") }) }));
       if (selected) side.append(el("p", { class: "hint", text: KOTH.t("selected_unit", { unit: selected }) }));
       else if (sources.size) side.append(el("p", { class: "hint", text: KOTH.t("click_unit") }));
