@@ -22,6 +22,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "koth.games.cards.tables",
     "koth.games.cards.legal",
     "koth.games.cards.rules",
+    "koth.games.cards.state",
+    "koth.games.cards.engine",
 )
 
 
