@@ -13,6 +13,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "koth.agents.heuristics.board",
     "koth.agents.heuristics.cards",
     "koth.agents.search",
+    "koth.core.chance",
+    "koth.core.state",
     "koth.games.board.actions",
     "koth.games.board.tables",
     "koth.games.board.legal",

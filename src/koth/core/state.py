@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from koth.core.chance import sample_outcome
 from koth.core.errors import (
@@ -20,6 +19,7 @@ from koth.core.errors import (
     InvalidActionError,
     NotYourTurnError,
 )
+from koth.core.history import HistoryEntry, joint_move, single_move
 from koth.core.outcome import Outcome
 from koth.core.players import CHANCE, SIMULTANEOUS, NodeKind, PlayerId, ToMove
 
@@ -29,33 +29,12 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 A = TypeVar("A", bound=Hashable)
 
-_PLAYER = NodeKind.PLAYER
-_CHANCE_NODE = NodeKind.CHANCE
-_SIMULTANEOUS = NodeKind.SIMULTANEOUS
-_TERMINAL = NodeKind.TERMINAL
+_PLAYER: Final = NodeKind.PLAYER
+_CHANCE_NODE: Final = NodeKind.CHANCE
+_SIMULTANEOUS: Final = NodeKind.SIMULTANEOUS
+_TERMINAL: Final = NodeKind.TERMINAL
 
-
-@dataclass(frozen=True, slots=True)
-class HistoryEntry(Generic[A]):
-    """One entry of a game's history: a single action, or the joint action of a
-    simultaneous node (several (player, action) pairs, sorted by player)."""
-
-    actions: tuple[tuple[PlayerId, A], ...]
-    simultaneous: bool = False
-
-
-_new_object = object.__new__
-_set_move_actions = HistoryEntry.__dict__["actions"].__set__
-_set_move_simultaneous = HistoryEntry.__dict__["simultaneous"].__set__
-
-
-def _single_move(player: PlayerId, action: A) -> HistoryEntry[A]:
-    """``HistoryEntry(((player, action),))``, built without the frozen dataclass's
-    checked ``__init__`` (one history entry per step of every playout)."""
-    move: HistoryEntry[A] = _new_object(HistoryEntry)
-    _set_move_actions(move, ((player, action),))
-    _set_move_simultaneous(move, False)
-    return move
+__all__ = ["GameState", "HistoryEntry", "describe_to_move", "view"]
 
 
 def _covers(actions: Mapping[PlayerId, Any], players: tuple[PlayerId, ...]) -> bool:
@@ -97,10 +76,11 @@ class GameState(Generic[S, A]):
         self.game = game
         self._data = data
         # The history as two parallel lists, one entry per move: the player and the
-        # action of a single move, or SIMULTANEOUS and the HistoryEntry of a joint one. A
-        # step of a playout then appends an int and an object that exists already, and
-        # allocates nothing that the garbage collector would have to visit; the entries
-        # are built when ``history`` is read.
+        # action of a single move, or SIMULTANEOUS and the (player, action) pairs of a
+        # joint one (its HistoryEntry for an entry of any other shape). A step of a
+        # playout then appends an int and an object that exists already (or one tuple),
+        # and allocates nothing that the garbage collector would have to visit; the
+        # entries are built when ``history`` is read.
         self._movers: list[PlayerId] = []
         self._actions: list[Any] = []
         for move in history:
@@ -109,7 +89,7 @@ class GameState(Generic[S, A]):
                 self._actions.append(move.actions[0][1])
             else:
                 self._movers.append(SIMULTANEOUS)
-                self._actions.append(move)
+                self._actions.append(move.actions if move.simultaneous else move)
         self._to_move: ToMove | None = None
         # The legal actions of the single player to move, apart from the per-player
         # cache (simultaneous nodes, other players): a random playout's every decision
@@ -130,7 +110,11 @@ class GameState(Generic[S, A]):
         """Every move so far, in order (built afresh at each read: ``num_moves`` is
         the cheap way to count them)."""
         return tuple(
-            action if player == SIMULTANEOUS else _single_move(player, action)
+            single_move(player, action)
+            if player != SIMULTANEOUS
+            else joint_move(action)
+            if type(action) is tuple
+            else action
             for player, action in zip(self._movers, self._actions, strict=True)
         )
 
@@ -267,8 +251,11 @@ class GameState(Generic[S, A]):
             outcomes = self._chance
             if outcomes is None:
                 outcomes = self.chance_outcomes()
-            for candidate, _ in outcomes:
-                if candidate is action:
+            # each pair's action alone: compiled, iterating the pairs as typed (action,
+            # float) would convert each one, its probability unboxed and boxed again
+            pairs: Sequence[tuple[A, object]] = outcomes
+            for pair in pairs:
+                if pair[0] is action:
                     break
             else:
                 action = self._parse(action)
@@ -332,11 +319,10 @@ class GameState(Generic[S, A]):
                 unchecked.append(p)
         for p in unchecked:
             self._check_legal(p, parsed[p])
-        # HistoryEntry(tuple(parsed.items()), simultaneous=True), unchecked like _single_move
-        move: HistoryEntry[A] = _new_object(HistoryEntry)
-        _set_move_actions(move, tuple(parsed.items()))
-        _set_move_simultaneous(move, True)
-        self._advance(self.game.apply_joint(self._data, parsed), SIMULTANEOUS, move)
+        # the history keeps the pairs; ``history`` makes them a HistoryEntry
+        self._advance(
+            self.game.apply_joint(self._data, parsed), SIMULTANEOUS, tuple(parsed.items())
+        )
         return parsed
 
     def apply_move(self, move: HistoryEntry[A]) -> None:
@@ -401,12 +387,13 @@ class GameState(Generic[S, A]):
         cached = self._legal_cache.get(player)
         if cached is None:
             to_move = self.to_move()
+            kind = to_move.kind
             actions: Sequence[A]
-            if to_move.kind is _CHANCE_NODE:
+            if kind is _CHANCE_NODE:
                 actions = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
             elif player in to_move.players:
                 actions = self.game.legal_actions(self._data, player)
-                if to_move.kind is _PLAYER:
+                if kind is _PLAYER:
                     self._mover_legal = actions
             else:
                 actions = []
@@ -451,8 +438,8 @@ class GameState(Generic[S, A]):
             rule=rule,
         )
 
-    def _advance(self, data: S, player: PlayerId, action: A | HistoryEntry[A]) -> None:
-        """Enter ``data``, reached by ``player``'s ``action`` (SIMULTANEOUS: the entry of a
+    def _advance(self, data: S, player: PlayerId, action: object) -> None:
+        """Enter ``data``, reached by ``player``'s ``action`` (SIMULTANEOUS: the pairs of a
         joint action)."""
         self._data = data
         self._movers.append(player)

@@ -19,10 +19,14 @@ from koth.games.cards.actions import CardsAction
 from koth.games.cards.serialize import state_from_json, state_to_json
 from koth.games.cards.state import (
     FIELD_NAMES,
+    FIGHT_FIELDS,
     CardsState,
+    FightLog,
     Phase,
     evolve,
     evolve_compiled,
+    new_fight_log,
+    new_fight_log_compiled,
     new_state,
     new_state_compiled,
 )
@@ -212,3 +216,22 @@ def test_every_action_pickles_to_an_equal_action() -> None:
         action = act.action_from_id(action_id)
         rebuilt = pickle.loads(pickle.dumps(action))
         assert rebuilt == action and hash(rebuilt) == hash(action) and str(rebuilt) == str(action)
+
+
+def test_fight_logs_are_immutable_values() -> None:
+    log = some_states()[2].log
+    assert log and all(isinstance(entry, FightLog) for entry in log)
+    entry = log[-1]
+    with pytest.raises(FrozenInstanceError, match="winner"):
+        entry.winner = 0  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError, match="winner"):
+        del entry.winner  # type: ignore[misc]
+    with pytest.raises((FrozenInstanceError, AttributeError)):
+        entry.colour = "red"  # type: ignore[attr-defined]
+    values = {name: getattr(entry, name) for name in FIGHT_FIELDS}
+    for build in (FightLog, new_fight_log, new_fight_log_compiled):
+        rebuilt = build(**values)
+        assert rebuilt == entry and hash(rebuilt) == hash(entry) and rebuilt is not entry
+    assert pickle.loads(pickle.dumps(entry)) == entry and copy.deepcopy(entry) == entry
+    assert entry != log[0] or len(log) == 1
+    assert repr(entry).startswith(f"FightLog(chooser={entry.chooser}, stack={entry.stack}, ")

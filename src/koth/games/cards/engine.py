@@ -80,7 +80,9 @@ def deal_outcomes(undealt: int) -> Outcomes:
         tables = _DEAL_PAIRS[left] = _deal_pairs(left)
     collected: list[tuple[CardsAction, float]] = []
     for table in tables:
-        collected += table[undealt & 15]
+        nibble = undealt & 15
+        if nibble:  # most are empty late in the deal: no list extension for them
+            collected += table[nibble]
         undealt >>= 4
     return tuple(collected)
 

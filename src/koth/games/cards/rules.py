@@ -12,7 +12,14 @@ from koth.games.cards.actions import (
     attack_value,
 )
 from koth.games.cards.params import CardsParams
-from koth.games.cards.state import DISCARDED, CardsState, FightLog, Phase, evolve, new_state
+from koth.games.cards.state import (
+    DISCARDED,
+    CardsState,
+    Phase,
+    evolve,
+    new_fight_log,
+    new_state,
+)
 from koth.games.cards.tables import (
     ALL_NORMAL,
     APEX,
@@ -246,7 +253,7 @@ def _finish_fight(
     won = mask_of(cards)
     stacks = list(state.stacks)
     stacks[stack] = ()
-    entry = FightLog(
+    entry = new_fight_log(
         chooser(state, params), stack, rounds, winner, cards[-1] if cards else None, len(cards)
     )
     pending = 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import FrozenInstanceError, dataclass
+from dataclasses import FrozenInstanceError
 from typing import Final
 
 from koth.core.fastdata import fast_constructors
@@ -29,9 +29,19 @@ class CardTermination(enum.Enum):
 DISCARDED: Final = -1
 
 
-@dataclass(frozen=True, slots=True)
+#: FightLog's fields in declaration order (the order ``__init__`` takes them)
+FIGHT_FIELDS: Final = ("chooser", "stack", "rounds", "winner", "top", "size")
+
+
 class FightLog:
-    """The public record of one finished fight for a stack."""
+    """The public record of one finished fight for a stack.
+
+    Immutable and compared by value like a frozen dataclass; a plain class for the same
+    reason as ``CardsState`` (below): compiled, a frozen dataclass's ``__init__`` sets
+    each field through ``object.__setattr__``, and one is built at every fight.
+    """
+
+    __slots__ = FIGHT_FIELDS
 
     chooser: int
     stack: int
@@ -43,10 +53,64 @@ class FightLog:
     top: int | None
     size: int
 
+    def __init__(
+        self,
+        chooser: int,
+        stack: int,
+        rounds: tuple[tuple[Attack, Attack], ...],
+        winner: int,
+        top: int | None,
+        size: int,
+    ) -> None:
+        self.chooser = chooser
+        self.stack = stack
+        self.rounds = rounds
+        self.winner = winner
+        self.top = top
+        self.size = size
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Interpreted, __init__'s stores come here too: each field may be set once.
+        if hasattr(self, name) or name not in FIGHT_FIELDS:
+            raise FrozenInstanceError(f"cannot assign to field {name!r} of a FightLog")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r} of a FightLog")
+
+    def fields(self) -> tuple[object, ...]:
+        """Every field's value, in declaration order."""
+        return (self.chooser, self.stack, self.rounds, self.winner, self.top, self.size)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FightLog):
+            return NotImplemented
+        return self is other or self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        values = ", ".join(
+            f"{name}={value!r}" for name, value in zip(FIGHT_FIELDS, self.fields(), strict=True)
+        )
+        return f"FightLog({values})"
+
     def __reduce__(self) -> tuple[type[FightLog], tuple[object, ...]]:
-        # pickled by its fields: the compiled build's frozen class refuses the
-        # slot-by-slot restore that pickle would otherwise use
-        return (FightLog, (self.chooser, self.stack, self.rounds, self.winner, self.top, self.size))
+        return (FightLog, self.fields())
+
+
+def new_fight_log(
+    chooser: int,
+    stack: int,
+    rounds: tuple[tuple[Attack, Attack], ...],
+    winner: int,
+    top: int | None,
+    size: int,
+) -> FightLog:
+    """``FightLog(...)``; interpreted, the module rebinds the name to a faster
+    equivalent (below)."""
+    return FightLog(chooser, stack, rounds, winner, top, size)
 
 
 class _Keep:
@@ -298,13 +362,15 @@ def evolve(
     )
 
 
-#: the ``new_state`` and ``evolve`` above in either build (the tests check that they
-#: agree with the interpreted ones)
+#: the ``new_state``, ``evolve`` and ``new_fight_log`` above in either build (the tests
+#: check that they agree with the interpreted ones)
 new_state_compiled: Final = new_state
 evolve_compiled: Final = evolve
+new_fight_log_compiled: Final = new_fight_log
 
 if __file__.endswith(".py"):
     # Interpreted, the functions above would run ``__setattr__`` per field; the
     # generated ones that store through the slot descriptors are several times faster.
     # Modules that import them do so after this module ran, and get these.
     globals()["new_state"], globals()["evolve"] = fast_constructors(CardsState, FIELD_NAMES)
+    globals()["new_fight_log"] = fast_constructors(FightLog, FIGHT_FIELDS)[0]
