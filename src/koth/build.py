@@ -14,6 +14,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "koth.agents.heuristics.cards",
     "koth.agents.search",
     "koth.core.chance",
+    "koth.core.players",
     "koth.core.state",
     "koth.games.board.actions",
     "koth.games.board.tables",
