@@ -9,7 +9,7 @@ legal. A rejected action raises a typed error and leaves the state as it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from koth.core.chance import sample_outcome
@@ -45,6 +45,14 @@ def _covers(actions: Mapping[PlayerId, Any], players: tuple[PlayerId, ...]) -> b
     return True
 
 
+def _increasing(players: tuple[PlayerId, ...]) -> bool:
+    """Whether ``players`` are listed in strictly increasing order."""
+    for k in range(1, len(players)):  # noqa: SIM110  (as in _covers)
+        if players[k - 1] >= players[k]:
+            return False
+    return True
+
+
 def describe_to_move(to_move: ToMove) -> str:
     if to_move.kind is NodeKind.PLAYER:
         return f"player {to_move.players[0]} to move"
@@ -60,8 +68,13 @@ class GameState(Generic[S, A]):
 
     __slots__ = (
         "_actions",
+        "_apply",
+        "_apply_joint",
         "_chance",
+        "_chance_outcomes",
         "_data",
+        "_game_legal",
+        "_game_to_move",
         "_legal_cache",
         "_legal_sets",
         "_mover_legal",
@@ -74,6 +87,14 @@ class GameState(Generic[S, A]):
         self, game: Game[S, A, Any], data: S, history: Sequence[HistoryEntry[A]] = ()
     ) -> None:
         self.game = game
+        # the game's per-step methods, looked up once: each step calls two or three
+        # of them, and a method lookup on the game costs more than the call itself
+        # in the compiled build
+        self._game_to_move: Callable[[S], ToMove] = game.to_move
+        self._game_legal: Callable[[S, PlayerId], Sequence[A]] = game.legal_actions
+        self._chance_outcomes: Callable[[S], Sequence[tuple[A, float]]] = game.chance_outcomes
+        self._apply: Callable[[S, PlayerId, A], S] = game.apply
+        self._apply_joint: Callable[[S, Mapping[PlayerId, A]], S] = game.apply_joint
         self._data = data
         # The history as two parallel lists, one entry per move: the player and the
         # action of a single move, or SIMULTANEOUS and the (player, action) pairs of a
@@ -132,7 +153,7 @@ class GameState(Generic[S, A]):
     def to_move(self) -> ToMove:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move
 
     def current_player(self) -> PlayerId:
@@ -143,7 +164,7 @@ class GameState(Generic[S, A]):
         """The players who must act now (several at a simultaneous node)."""
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.players
 
     # The node-kind tests below run several times per step of every playout: each reads
@@ -151,19 +172,19 @@ class GameState(Generic[S, A]):
     def is_chance_node(self) -> bool:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.kind is _CHANCE_NODE
 
     def is_simultaneous_node(self) -> bool:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.kind is _SIMULTANEOUS
 
     def is_terminal(self) -> bool:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.kind is _TERMINAL
 
     def chance_outcomes(self) -> Sequence[tuple[A, float]]:
@@ -172,10 +193,10 @@ class GameState(Generic[S, A]):
             return chance
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         if to_move.kind is not _CHANCE_NODE:
             return ()
-        self._chance = chance = self.game.chance_outcomes(self._data)
+        self._chance = chance = self._chance_outcomes(self._data)
         return chance
 
     def legal_actions(self, player: PlayerId | None = None) -> Sequence[A]:
@@ -186,10 +207,10 @@ class GameState(Generic[S, A]):
                 return legal
             to_move = self._to_move
             if to_move is None:
-                to_move = self._to_move = self.game.to_move(self._data)
+                to_move = self._to_move = self._game_to_move(self._data)
             if to_move.kind is _PLAYER:
                 mover = to_move.players[0]
-                legal = self.game.legal_actions(self._data, mover)
+                legal = self._game_legal(self._data, mover)
                 self._mover_legal = self._legal_cache[mover] = legal
                 return legal
             player = self._default_player(None)
@@ -222,7 +243,7 @@ class GameState(Generic[S, A]):
         """
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         kind = to_move.kind
         # Fast path: one of the very objects this node offers (what agents and playouts
         # hand back) is well formed and legal, so parsing and the full check are skipped.
@@ -272,14 +293,14 @@ class GameState(Generic[S, A]):
                 rule=rule,
             )
         parsed: A = action
-        self._advance(self.game.apply(self._data, mover, parsed), mover, parsed)
+        self._advance(self._apply(self._data, mover, parsed), mover, parsed)
         return parsed
 
     def apply_actions(self, actions: Mapping[PlayerId, A | str]) -> dict[PlayerId, A]:
         """Apply the joint action of a simultaneous node: one action per acting player."""
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         if to_move.kind is _TERMINAL:
             raise GameOverError("the game is over; no action is accepted")
         if to_move.kind is not _SIMULTANEOUS:
@@ -292,7 +313,8 @@ class GameState(Generic[S, A]):
             )
         acting = to_move.players
         # the usual case, every acting player and no one else, costs no set arithmetic
-        if len(actions) != len(acting) or not _covers(actions, acting):
+        covered = len(actions) == len(acting) and _covers(actions, acting)
+        if not covered:
             strangers = sorted(set(actions) - set(acting))
             if strangers:
                 raise NotYourTurnError(
@@ -306,7 +328,9 @@ class GameState(Generic[S, A]):
         parsed: dict[PlayerId, A] = {}
         unchecked: list[PlayerId] = []
         legal_cache = self._legal_cache
-        for p in sorted(actions):
+        # by player: then the acting players, when they are listed in increasing order
+        # (the usual case), are the submitters in order without a sort
+        for p in acting if covered and _increasing(acting) else sorted(actions):
             given = actions[p]
             # legal as given when it is one of the very objects offered (see apply_action)
             offered = legal_cache.get(p)
@@ -320,9 +344,7 @@ class GameState(Generic[S, A]):
         for p in unchecked:
             self._check_legal(p, parsed[p])
         # the history keeps the pairs; ``history`` makes them a HistoryEntry
-        self._advance(
-            self.game.apply_joint(self._data, parsed), SIMULTANEOUS, tuple(parsed.items())
-        )
+        self._advance(self._apply_joint(self._data, parsed), SIMULTANEOUS, tuple(parsed.items()))
         return parsed
 
     def apply_move(self, move: HistoryEntry[A]) -> None:
@@ -392,7 +414,7 @@ class GameState(Generic[S, A]):
             if kind is _CHANCE_NODE:
                 actions = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
             elif player in to_move.players:
-                actions = self.game.legal_actions(self._data, player)
+                actions = self._game_legal(self._data, player)
                 if kind is _PLAYER:
                     self._mover_legal = actions
             else:
