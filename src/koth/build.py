@@ -13,6 +13,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "koth.agents.heuristics.board",
     "koth.agents.heuristics.cards",
     "koth.agents.search",
+    "koth.core.chance",
+    "koth.core.players",
+    "koth.core.state",
     "koth.games.board.actions",
     "koth.games.board.tables",
     "koth.games.board.legal",
@@ -22,6 +25,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "koth.games.cards.tables",
     "koth.games.cards.legal",
     "koth.games.cards.rules",
+    "koth.games.cards.state",
+    "koth.games.cards.engine",
 )
 
 

@@ -19,6 +19,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
+from koth.games.cards.state import FIELD_NAMES
 from koth.interop.openspiel import KothOpenSpielState
 from tests.interop.helpers import agreement, mean, register_toys, standard_error
 
@@ -107,7 +108,7 @@ def test_the_leak_test_catches_a_leaky_resampler() -> None:
 
 
 def _fields(data: Any) -> dict[str, Any]:
-    return {name: getattr(data, name) for name in data.__slots__}
+    return dict(zip(FIELD_NAMES, data.fields(), strict=True))
 
 
 def test_resampled_deals_do_not_replay_the_true_deck() -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Final
 
 PlayerId = int
 
-CHANCE: PlayerId = -1
-SIMULTANEOUS: PlayerId = -2
-TERMINAL: PlayerId = -4
+CHANCE: Final[PlayerId] = -1
+SIMULTANEOUS: Final[PlayerId] = -2
+TERMINAL: Final[PlayerId] = -4
 
 
 def seat_name(player: PlayerId) -> str:
@@ -42,6 +43,11 @@ class ToMove:
     kind: NodeKind
     players: tuple[PlayerId, ...] = ()
 
+    def __reduce__(self) -> tuple[type[ToMove], tuple[NodeKind, tuple[PlayerId, ...]]]:
+        # pickled by its fields: the compiled build's frozen class refuses the
+        # slot-by-slot restore that pickle would otherwise use
+        return (ToMove, (self.kind, self.players))
+
     @staticmethod
     def player(player: PlayerId) -> ToMove:
         return ToMove(NodeKind.PLAYER, (player,))
@@ -62,5 +68,5 @@ class ToMove:
         }[self.kind]
 
 
-TO_MOVE_CHANCE = ToMove(NodeKind.CHANCE)
-TO_MOVE_TERMINAL = ToMove(NodeKind.TERMINAL)
+TO_MOVE_CHANCE: Final = ToMove(NodeKind.CHANCE)
+TO_MOVE_TERMINAL: Final = ToMove(NodeKind.TERMINAL)

@@ -9,9 +9,8 @@ legal. A rejected action raises a typed error and leaves the state as it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from koth.core.chance import sample_outcome
 from koth.core.errors import (
@@ -20,6 +19,7 @@ from koth.core.errors import (
     InvalidActionError,
     NotYourTurnError,
 )
+from koth.core.history import HistoryEntry, joint_move, single_move
 from koth.core.outcome import Outcome
 from koth.core.players import CHANCE, SIMULTANEOUS, NodeKind, PlayerId, ToMove
 
@@ -29,39 +29,26 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 A = TypeVar("A", bound=Hashable)
 
-_PLAYER = NodeKind.PLAYER
-_CHANCE_NODE = NodeKind.CHANCE
-_SIMULTANEOUS = NodeKind.SIMULTANEOUS
-_TERMINAL = NodeKind.TERMINAL
+_PLAYER: Final = NodeKind.PLAYER
+_CHANCE_NODE: Final = NodeKind.CHANCE
+_SIMULTANEOUS: Final = NodeKind.SIMULTANEOUS
+_TERMINAL: Final = NodeKind.TERMINAL
 
-
-@dataclass(frozen=True, slots=True)
-class HistoryEntry(Generic[A]):
-    """One entry of a game's history: a single action, or the joint action of a
-    simultaneous node (several (player, action) pairs, sorted by player)."""
-
-    actions: tuple[tuple[PlayerId, A], ...]
-    simultaneous: bool = False
-
-
-_new_object = object.__new__
-_set_move_actions = HistoryEntry.__dict__["actions"].__set__
-_set_move_simultaneous = HistoryEntry.__dict__["simultaneous"].__set__
-
-
-def _single_move(player: PlayerId, action: A) -> HistoryEntry[A]:
-    """``HistoryEntry(((player, action),))``, built without the frozen dataclass's
-    checked ``__init__`` (one history entry per step of every playout)."""
-    move: HistoryEntry[A] = _new_object(HistoryEntry)
-    _set_move_actions(move, ((player, action),))
-    _set_move_simultaneous(move, False)
-    return move
+__all__ = ["GameState", "HistoryEntry", "describe_to_move", "view"]
 
 
 def _covers(actions: Mapping[PlayerId, Any], players: tuple[PlayerId, ...]) -> bool:
     """Whether ``actions`` holds an action of every one of ``players``."""
     for player in players:  # noqa: SIM110  (all() over a generator costs twice as much)
         if player not in actions:
+            return False
+    return True
+
+
+def _increasing(players: tuple[PlayerId, ...]) -> bool:
+    """Whether ``players`` are listed in strictly increasing order."""
+    for k in range(1, len(players)):  # noqa: SIM110  (as in _covers)
+        if players[k - 1] >= players[k]:
             return False
     return True
 
@@ -81,8 +68,13 @@ class GameState(Generic[S, A]):
 
     __slots__ = (
         "_actions",
+        "_apply",
+        "_apply_joint",
         "_chance",
+        "_chance_outcomes",
         "_data",
+        "_game_legal",
+        "_game_to_move",
         "_legal_cache",
         "_legal_sets",
         "_mover_legal",
@@ -95,12 +87,21 @@ class GameState(Generic[S, A]):
         self, game: Game[S, A, Any], data: S, history: Sequence[HistoryEntry[A]] = ()
     ) -> None:
         self.game = game
+        # the game's per-step methods, looked up once: each step calls two or three
+        # of them, and a method lookup on the game costs more than the call itself
+        # in the compiled build
+        self._game_to_move: Callable[[S], ToMove] = game.to_move
+        self._game_legal: Callable[[S, PlayerId], Sequence[A]] = game.legal_actions
+        self._chance_outcomes: Callable[[S], Sequence[tuple[A, float]]] = game.chance_outcomes
+        self._apply: Callable[[S, PlayerId, A], S] = game.apply
+        self._apply_joint: Callable[[S, Mapping[PlayerId, A]], S] = game.apply_joint
         self._data = data
         # The history as two parallel lists, one entry per move: the player and the
-        # action of a single move, or SIMULTANEOUS and the HistoryEntry of a joint one. A
-        # step of a playout then appends an int and an object that exists already, and
-        # allocates nothing that the garbage collector would have to visit; the entries
-        # are built when ``history`` is read.
+        # action of a single move, or SIMULTANEOUS and the (player, action) pairs of a
+        # joint one (its HistoryEntry for an entry of any other shape). A step of a
+        # playout then appends an int and an object that exists already (or one tuple),
+        # and allocates nothing that the garbage collector would have to visit; the
+        # entries are built when ``history`` is read.
         self._movers: list[PlayerId] = []
         self._actions: list[Any] = []
         for move in history:
@@ -109,7 +110,7 @@ class GameState(Generic[S, A]):
                 self._actions.append(move.actions[0][1])
             else:
                 self._movers.append(SIMULTANEOUS)
-                self._actions.append(move)
+                self._actions.append(move.actions if move.simultaneous else move)
         self._to_move: ToMove | None = None
         # The legal actions of the single player to move, apart from the per-player
         # cache (simultaneous nodes, other players): a random playout's every decision
@@ -130,7 +131,11 @@ class GameState(Generic[S, A]):
         """Every move so far, in order (built afresh at each read: ``num_moves`` is
         the cheap way to count them)."""
         return tuple(
-            action if player == SIMULTANEOUS else _single_move(player, action)
+            single_move(player, action)
+            if player != SIMULTANEOUS
+            else joint_move(action)
+            if type(action) is tuple
+            else action
             for player, action in zip(self._movers, self._actions, strict=True)
         )
 
@@ -156,7 +161,7 @@ class GameState(Generic[S, A]):
     def to_move(self) -> ToMove:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move
 
     def current_player(self) -> PlayerId:
@@ -167,7 +172,7 @@ class GameState(Generic[S, A]):
         """The players who must act now (several at a simultaneous node)."""
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.players
 
     # The node-kind tests below run several times per step of every playout: each reads
@@ -175,19 +180,19 @@ class GameState(Generic[S, A]):
     def is_chance_node(self) -> bool:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.kind is _CHANCE_NODE
 
     def is_simultaneous_node(self) -> bool:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.kind is _SIMULTANEOUS
 
     def is_terminal(self) -> bool:
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         return to_move.kind is _TERMINAL
 
     def chance_outcomes(self) -> Sequence[tuple[A, float]]:
@@ -196,10 +201,10 @@ class GameState(Generic[S, A]):
             return chance
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         if to_move.kind is not _CHANCE_NODE:
             return ()
-        self._chance = chance = self.game.chance_outcomes(self._data)
+        self._chance = chance = self._chance_outcomes(self._data)
         return chance
 
     def legal_actions(self, player: PlayerId | None = None) -> Sequence[A]:
@@ -210,10 +215,10 @@ class GameState(Generic[S, A]):
                 return legal
             to_move = self._to_move
             if to_move is None:
-                to_move = self._to_move = self.game.to_move(self._data)
+                to_move = self._to_move = self._game_to_move(self._data)
             if to_move.kind is _PLAYER:
                 mover = to_move.players[0]
-                legal = self.game.legal_actions(self._data, mover)
+                legal = self._game_legal(self._data, mover)
                 self._mover_legal = self._legal_cache[mover] = legal
                 return legal
             player = self._default_player(None)
@@ -246,7 +251,7 @@ class GameState(Generic[S, A]):
         """
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         kind = to_move.kind
         # Fast path: one of the very objects this node offers (what agents and playouts
         # hand back) is well formed and legal, so parsing and the full check are skipped.
@@ -275,8 +280,11 @@ class GameState(Generic[S, A]):
             outcomes = self._chance
             if outcomes is None:
                 outcomes = self.chance_outcomes()
-            for candidate, _ in outcomes:
-                if candidate is action:
+            # each pair's action alone: compiled, iterating the pairs as typed (action,
+            # float) would convert each one, its probability unboxed and boxed again
+            pairs: Sequence[tuple[A, object]] = outcomes
+            for pair in pairs:
+                if pair[0] is action:
                     break
             else:
                 action = self._parse(action)
@@ -293,14 +301,14 @@ class GameState(Generic[S, A]):
                 rule=rule,
             )
         parsed: A = action
-        self._advance(self.game.apply(self._data, mover, parsed), mover, parsed)
+        self._advance(self._apply(self._data, mover, parsed), mover, parsed)
         return parsed
 
     def apply_actions(self, actions: Mapping[PlayerId, A | str]) -> dict[PlayerId, A]:
         """Apply the joint action of a simultaneous node: one action per acting player."""
         to_move = self._to_move
         if to_move is None:
-            to_move = self._to_move = self.game.to_move(self._data)
+            to_move = self._to_move = self._game_to_move(self._data)
         if to_move.kind is _TERMINAL:
             raise GameOverError("the game is over; no action is accepted")
         if to_move.kind is not _SIMULTANEOUS:
@@ -313,7 +321,8 @@ class GameState(Generic[S, A]):
             )
         acting = to_move.players
         # the usual case, every acting player and no one else, costs no set arithmetic
-        if len(actions) != len(acting) or not _covers(actions, acting):
+        covered = len(actions) == len(acting) and _covers(actions, acting)
+        if not covered:
             strangers = sorted(set(actions) - set(acting))
             if strangers:
                 raise NotYourTurnError(
@@ -327,7 +336,9 @@ class GameState(Generic[S, A]):
         parsed: dict[PlayerId, A] = {}
         unchecked: list[PlayerId] = []
         legal_cache = self._legal_cache
-        for p in sorted(actions):
+        # by player: then the acting players, when they are listed in increasing order
+        # (the usual case), are the submitters in order without a sort
+        for p in acting if covered and _increasing(acting) else sorted(actions):
             given = actions[p]
             # legal as given when it is one of the very objects offered (see apply_action)
             offered = legal_cache.get(p)
@@ -340,11 +351,8 @@ class GameState(Generic[S, A]):
                 unchecked.append(p)
         for p in unchecked:
             self._check_legal(p, parsed[p])
-        # HistoryEntry(tuple(parsed.items()), simultaneous=True), unchecked like _single_move
-        move: HistoryEntry[A] = _new_object(HistoryEntry)
-        _set_move_actions(move, tuple(parsed.items()))
-        _set_move_simultaneous(move, True)
-        self._advance(self.game.apply_joint(self._data, parsed), SIMULTANEOUS, move)
+        # the history keeps the pairs; ``history`` makes them a HistoryEntry
+        self._advance(self._apply_joint(self._data, parsed), SIMULTANEOUS, tuple(parsed.items()))
         return parsed
 
     def apply_move(self, move: HistoryEntry[A]) -> None:
@@ -409,12 +417,13 @@ class GameState(Generic[S, A]):
         cached = self._legal_cache.get(player)
         if cached is None:
             to_move = self.to_move()
+            kind = to_move.kind
             actions: Sequence[A]
-            if to_move.kind is _CHANCE_NODE:
+            if kind is _CHANCE_NODE:
                 actions = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
             elif player in to_move.players:
-                actions = self.game.legal_actions(self._data, player)
-                if to_move.kind is _PLAYER:
+                actions = self._game_legal(self._data, player)
+                if kind is _PLAYER:
                     self._mover_legal = actions
             else:
                 actions = []
@@ -459,8 +468,8 @@ class GameState(Generic[S, A]):
             rule=rule,
         )
 
-    def _advance(self, data: S, player: PlayerId, action: A | HistoryEntry[A]) -> None:
-        """Enter ``data``, reached by ``player``'s ``action`` (SIMULTANEOUS: the entry of a
+    def _advance(self, data: S, player: PlayerId, action: object) -> None:
+        """Enter ``data``, reached by ``player``'s ``action`` (SIMULTANEOUS: the pairs of a
         joint action)."""
         self._data = data
         self._movers.append(player)

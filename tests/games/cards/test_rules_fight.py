@@ -215,14 +215,15 @@ def test_c9_1_a_discarded_stack_shows_only_its_top_card(
 
 def test_c9_1_the_hidden_cards_are_redrawn_and_shown_at_the_end() -> None:
     import random
-    from dataclasses import replace
+
+    from koth.games.cards.state import evolve
 
     table = discarded_two_card_stack()
     data = table.data
     game = CardsGame()
     redrawn = {game.resample_hidden(data, 0, random.Random(seed)).buried for seed in range(40)}
     assert len(redrawn) > 1 and all(b.bit_count() == 1 for b in redrawn)
-    over = replace(data, phase=Phase.OVER)
+    over = evolve(data, phase=Phase.OVER)
     assert "2c" in game.view(over, 1)["discards"]
     assert game.view(over, 1)["discards_face_down"] == 0
 

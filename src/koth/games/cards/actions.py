@@ -51,6 +51,11 @@ class Deal:
     def __hash__(self) -> int:  # cheaper than the generated field-tuple hash
         return self.card
 
+    # pickled by its fields: the compiled build's frozen class refuses the slot-by-slot
+    # restore that pickle would otherwise use
+    def __reduce__(self) -> tuple[type[Deal], tuple[int]]:
+        return (Deal, (self.card,))
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Place:
@@ -68,6 +73,9 @@ class Place:
     def __hash__(self) -> int:
         return 100 + self.card * 2 + self.to_reserve
 
+    def __reduce__(self) -> tuple[type[Place], tuple[int, bool]]:
+        return (Place, (self.card, self.to_reserve))
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Choose:
@@ -84,6 +92,9 @@ class Choose:
     def __hash__(self) -> int:
         return 300 + self.stack
 
+    def __reduce__(self) -> tuple[type[Choose], tuple[int]]:
+        return (Choose, (self.stack,))
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Single:
@@ -99,6 +110,9 @@ class Single:
 
     def __hash__(self) -> int:
         return 400 + self.card
+
+    def __reduce__(self) -> tuple[type[Single], tuple[int]]:
+        return (Single, (self.card,))
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -118,6 +132,9 @@ class Run:
     def __hash__(self) -> int:
         return 500 + self.suit * 100 + self.low * 10 + self.high
 
+    def __reduce__(self) -> tuple[type[Run], tuple[int, int, int]]:
+        return (Run, (self.suit, self.low, self.high))
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class JokerPlay:
@@ -131,6 +148,9 @@ class JokerPlay:
 
     def __hash__(self) -> int:
         return 1000
+
+    def __reduce__(self) -> tuple[type[JokerPlay], tuple[()]]:
+        return (JokerPlay, ())
 
 
 Attack = Single | Run | JokerPlay

@@ -10,55 +10,20 @@ from koth.core.errors import InvalidActionError
 from koth.core.facts import GameFacts
 from koth.core.game import Game
 from koth.core.outcome import Outcome
-from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
+from koth.core.players import PlayerId, ToMove
 from koth.core.registry import register_game
 from koth.games.cards import actions as act
-from koth.games.cards import legal, observe, rules
-from koth.games.cards.actions import (
-    DEALS,
-    CardsAction,
-    Choose,
-    Deal,
-    JokerPlay,
-    Place,
-    Run,
-    Single,
-)
+from koth.games.cards import observe, rules
+from koth.games.cards.actions import CardsAction
+from koth.games.cards.engine import CardsRules
 from koth.games.cards.facts import CARDS_FACTS
 from koth.games.cards.invariants import violations
 from koth.games.cards.params import CardsParams
 from koth.games.cards.serialize import state_from_json, state_to_json
 from koth.games.cards.state import DISCARDED, CardsState, CardTermination, Phase
-from koth.games.cards.tables import (
-    NORMAL_CARDS,
-)
 
-_BOTH = ToMove.simultaneous((0, 1))
-
-
-def _deal_pairs(left: int) -> tuple[tuple[tuple[tuple[CardsAction, float], ...], ...], ...]:
-    """The deal outcomes when ``left`` cards are undealt, by nibble of the undealt mask:
-    ``[k][b]`` holds (deal card, 1 / left) for each card of 4-bit value ``b`` at nibble
-    ``k`` (cards 4k..4k+3), in increasing card order."""
-    probability = 1.0 / left if left else 0.0
-    pairs = [(DEALS[c], probability) for c in range(NORMAL_CARDS)]
-    return tuple(
-        tuple(tuple(pairs[4 * k + i] for i in range(4) if b >> i & 1) for b in range(16))
-        for k in range(NORMAL_CARDS // 4)
-    )
-
-
-class _DealPairs(dict[int, Any]):
-    """``_deal_pairs`` for each count of undealt cards, built on first use."""
-
-    def __missing__(self, left: int) -> Any:
-        self[left] = table = _deal_pairs(left)
-        return table
-
-
-_DEAL_PAIRS = _DealPairs()
-_PLAYER = (ToMove.player(0), ToMove.player(1))
-_ATTACK_TYPES = (Single, Run, JokerPlay)
+#: the methods whose calls CardsGame hands straight to its compiled step object
+_FORWARDED = ("to_move", "chance_outcomes", "legal_actions", "apply", "apply_joint")
 
 
 @register_game
@@ -79,77 +44,31 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
     def initial(self) -> CardsState:
         return rules.initial_state(self.params)
 
-    def to_move(self, state: CardsState) -> ToMove:
-        phase = state.phase
-        if phase is Phase.DEAL:
-            return TO_MOVE_CHANCE
-        if phase is Phase.RESERVE or phase is Phase.ATTACK or phase is Phase.TIEBREAK:
-            return _BOTH
-        if phase is Phase.CHOOSE:
-            return _PLAYER[rules.chooser(state, self.params)]
-        if phase is Phase.ASSIGN:
-            return _PLAYER[rules.assignee(state)]
-        return TO_MOVE_TERMINAL
-
     def __init__(self, params: Any = None, **overrides: Any) -> None:
         super().__init__(params, **overrides)
-        # GameState asks for a chance node's outcomes twice (to sample, to check);
-        # one remembered (state, outcomes) pair halves that work. Read and written as
-        # one tuple, so sharing a game between threads stays safe.
-        self._last_outcomes: tuple[CardsState | None, tuple[tuple[CardsAction, float], ...]] = (
-            None,
-            (),
-        )
+        self.rules = steps = CardsRules(self.params)
+        # Every step of a playout or search calls these; the step object's own bound
+        # methods (compiled in the compiled build) answer them without the forwarding
+        # frames of the methods below (which stay as the documented, typed interface),
+        # unless a subclass overrides one.
+        for name in _FORWARDED:
+            if getattr(type(self), name) is getattr(CardsGame, name):
+                setattr(self, name, getattr(steps, name))
+
+    def to_move(self, state: CardsState) -> ToMove:
+        return self.rules.to_move(state)
 
     def chance_outcomes(self, state: CardsState) -> Sequence[tuple[CardsAction, float]]:
-        cached_state, cached = self._last_outcomes
-        if cached_state is state:
-            return cached
-        if state.phase is not Phase.DEAL:
-            return ()
-        # the same outcomes as [(DEALS[c], 1 / left) for each undealt card c], in order,
-        # assembled from precomputed runs of four cards
-        undealt = state.undealt
-        collected: list[tuple[CardsAction, float]] = []
-        for table in _DEAL_PAIRS[undealt.bit_count()]:
-            collected += table[undealt & 15]
-            undealt >>= 4
-        outcomes = tuple(collected)
-        self._last_outcomes = (state, outcomes)
-        return outcomes
+        return self.rules.chance_outcomes(state)
 
     def legal_actions(self, state: CardsState, player: PlayerId) -> Sequence[CardsAction]:
-        phase = state.phase
-        # each phase's movers as in to_move (the deal and the end have none)
-        if phase is Phase.ATTACK or phase is Phase.TIEBREAK:
-            return legal.legal_attacks(state, player) if player in (0, 1) else []
-        if phase is Phase.RESERVE:
-            return legal.reserve_choices(state, player) if player in (0, 1) else []
-        if phase is Phase.CHOOSE:
-            if player != rules.chooser(state, self.params):
-                return []
-            return legal.choose_actions(state)
-        if phase is Phase.ASSIGN:
-            return legal.assign_choices(state) if player == rules.assignee(state) else []
-        return []
+        return self.rules.legal_actions(state, player)
 
     def apply(self, state: CardsState, player: PlayerId, action: CardsAction) -> CardsState:
-        if type(action) is Deal:
-            return rules.apply_deal(state, action.card)
-        if type(action) is Choose:
-            return rules.apply_choose(state, action.stack)
-        if type(action) is Place and state.phase is Phase.ASSIGN:
-            return rules.apply_assign(state, action.to_reserve)
-        raise ValueError(f"{action} cannot be applied alone in phase {state.phase.name}")
+        return self.rules.apply(state, player, action)
 
     def apply_joint(self, state: CardsState, actions: Mapping[PlayerId, CardsAction]) -> CardsState:
-        first, second = actions[0], actions[1]
-        if state.phase is Phase.RESERVE:
-            assert type(first) is Place and type(second) is Place
-            return rules.apply_reserve_round(state, (first.to_reserve, second.to_reserve))
-        assert isinstance(first, _ATTACK_TYPES)
-        assert isinstance(second, _ATTACK_TYPES)
-        return rules.resolve_attacks(state, (first, second), self.params)
+        return self.rules.apply_joint(state, actions)
 
     def outcome(self, state: CardsState) -> Outcome | None:
         if state.phase is not Phase.OVER:

@@ -67,7 +67,9 @@ def attacks_from(normal: int) -> list[Attack]:
     attacks: list[Attack] = []
     rest = normal
     for table in _SINGLES_BY_NIBBLE:
-        attacks += table[rest & 15]
+        nibble = rest & 15
+        if nibble:  # a hand leaves most of them empty: no list extension for those
+            attacks += table[nibble]
         rest >>= 4
     for suit_cards in _SUIT_RUN_CARDS:
         small = normal & suit_cards

@@ -15,7 +15,7 @@ from typing import Any
 from koth.games.cards.actions import JokerPlay
 from koth.games.cards.params import CardsParams
 from koth.games.cards.rules import START_CARDS, assignee, chooser, stack_available
-from koth.games.cards.state import DISCARDED, CardsState, FightLog, Phase
+from koth.games.cards.state import DISCARDED, CardsState, FightLog, Phase, new_state
 from koth.games.cards.tables import (
     ALL_NORMAL,
     APEX,
@@ -196,7 +196,7 @@ def resample_hidden(state: CardsState, viewer: int | None, rng: random.Random) -
     for p in hidden_players:
         hands[p], reserves[p] = _redraw_player(state, p, known[p], draw, rng)
     assert not deck, "the hidden pool must refill exactly the hidden places"
-    return CardsState(
+    return new_state(
         phase=state.phase,
         hands=(hands[0], hands[1]),
         reserves=(reserves[0], reserves[1]),
