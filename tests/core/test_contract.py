@@ -154,6 +154,8 @@ def test_history_lists_chance_single_and_joint_moves_in_order() -> None:
     assert rebuilt.history == history and rebuilt.movers == state.movers
     copy = state.clone()
     assert copy.history == history and copy.movers == state.movers
+    for start in range(len(history) + 1):
+        assert state.history_since(start) == history[start:]
 
 
 def test_view_hides_the_opponents_card_until_the_showdown() -> None:

@@ -130,20 +130,17 @@ class GameState(Generic[S, A]):
     def history(self) -> tuple[HistoryEntry[A], ...]:
         """Every move so far, in order (built afresh at each read: ``num_moves`` is
         the cheap way to count them)."""
+        return self.history_since(0)
+
+    def history_since(self, start: int) -> tuple[HistoryEntry[A], ...]:
+        """The moves from index ``start`` on (what ``history[start:]`` holds, without
+        building the entries before it)."""
         return tuple(
             single_move(player, action)
             if player != SIMULTANEOUS
             else joint_move(action)
             if type(action) is tuple
             else action
-            for player, action in zip(self._movers, self._actions, strict=True)
-        )
-
-    def history_since(self, start: int) -> tuple[HistoryEntry[A], ...]:
-        """The moves from index ``start`` on (what ``history[start:]`` holds, without
-        building the entries before it)."""
-        return tuple(
-            action if player == SIMULTANEOUS else _single_move(player, action)
             for player, action in zip(self._movers[start:], self._actions[start:], strict=True)
         )
 

@@ -159,6 +159,17 @@ def test_the_game_pickles_in_both_builds() -> None:
     assert random_game(rebuilt, 4, max_moves=300) == random_game(game, 4, max_moves=300)
 
 
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_every_action_pickles_and_copies_in_both_builds(num_players: int) -> None:
+    """A compiled frozen dataclass refuses pickle's slot-by-slot restore: each action
+    class rebuilds itself from its fields (``__reduce__``), for worker processes."""
+    game = BoardGame(num_players=num_players)
+    for action_id in range(game.num_distinct_actions()):
+        action = game.action_from_id(action_id)
+        for copied in (pickle.loads(pickle.dumps(action)), copy.deepcopy(action)):
+            assert copied == action and type(copied) is type(action)
+
+
 def _state_source() -> ast.Module:
     # the source, not the imported module: the compiled build imports a shared library
     source = Path(__file__).resolve().parents[3] / "src" / "koth" / "games" / "board" / "state.py"

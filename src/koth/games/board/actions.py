@@ -53,6 +53,11 @@ MAX_PLAYERS: Final = 4
 class Roll:
     face: int
 
+    # pickled by its fields: the compiled build's frozen class refuses the slot-by-slot
+    # restore that pickle would otherwise use (worker processes, Ray)
+    def __reduce__(self) -> tuple[type[Roll], tuple[object, ...]]:
+        return (Roll, (self.face,))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -65,6 +70,9 @@ class TerrainDraw:
     ring: int
     arrangement: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[type[TerrainDraw], tuple[object, ...]]:
+        return (TerrainDraw, (self.ring, self.arrangement))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -75,6 +83,9 @@ class TerrainDraw:
 @dataclass(frozen=True, slots=True, repr=False)
 class AreaDraw:
     areas: tuple[int, ...]  # the area number of each seat
+
+    def __reduce__(self) -> tuple[type[AreaDraw], tuple[object, ...]]:
+        return (AreaDraw, (self.areas,))
 
     def __repr__(self) -> str:
         return notation_repr(self)
@@ -87,6 +98,9 @@ class AreaDraw:
 class Place:
     index: int
 
+    def __reduce__(self) -> tuple[type[Place], tuple[object, ...]]:
+        return (Place, (self.index,))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -97,6 +111,9 @@ class Place:
 @dataclass(frozen=True, slots=True, repr=False)
 class Exclude:
     unit: int
+
+    def __reduce__(self) -> tuple[type[Exclude], tuple[object, ...]]:
+        return (Exclude, (self.unit,))
 
     def __repr__(self) -> str:
         return notation_repr(self)
@@ -109,6 +126,9 @@ class Exclude:
 class Recruit:
     unit: int
     by_move: bool = False
+
+    def __reduce__(self) -> tuple[type[Recruit], tuple[object, ...]]:
+        return (Recruit, (self.unit, self.by_move))
 
     def __repr__(self) -> str:
         return notation_repr(self)
@@ -128,6 +148,9 @@ class Move:
     dst: int
     pay: int = PAY_MOVE
 
+    def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:
+        return (Move, (self.unit, self.src, self.dst, self.pay))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -145,6 +168,9 @@ class Attack:
     lose: int
     keep: int
     pays: tuple[int, int] = (PAY_MOVE, PAY_MOVE)
+
+    def __reduce__(self) -> tuple[type[Attack], tuple[object, ...]]:
+        return (Attack, (self.target, self.lose, self.keep, self.pays))
 
     def __repr__(self) -> str:
         return notation_repr(self)
@@ -168,6 +194,9 @@ class Ally:
     helper_from: int
     pay: int = PAY_MOVE
 
+    def __reduce__(self) -> tuple[type[Ally], tuple[object, ...]]:
+        return (Ally, (self.target, self.own, self.helper, self.helper_from, self.pay))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -182,6 +211,9 @@ class Ally:
 class Answer:
     accept: bool
 
+    def __reduce__(self) -> tuple[type[Answer], tuple[object, ...]]:
+        return (Answer, (self.accept,))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -194,6 +226,9 @@ class TurnRing:
     ring: int
     right: bool
 
+    def __reduce__(self) -> tuple[type[TurnRing], tuple[object, ...]]:
+        return (TurnRing, (self.ring, self.right))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -204,6 +239,9 @@ class TurnRing:
 @dataclass(frozen=True, slots=True, repr=False)
 class MoveArea:
     index: int
+
+    def __reduce__(self) -> tuple[type[MoveArea], tuple[object, ...]]:
+        return (MoveArea, (self.index,))
 
     def __repr__(self) -> str:
         return notation_repr(self)
@@ -217,6 +255,9 @@ class Swap:
     a: int
     b: int
 
+    def __reduce__(self) -> tuple[type[Swap], tuple[object, ...]]:
+        return (Swap, (self.a, self.b))
+
     def __repr__(self) -> str:
         return notation_repr(self)
 
@@ -227,6 +268,9 @@ class Swap:
 @dataclass(frozen=True, slots=True, repr=False)
 class End:
     drop: tuple[int, ...] = ()  # dice categories given up when the choice matters
+
+    def __reduce__(self) -> tuple[type[End], tuple[object, ...]]:
+        return (End, (self.drop,))
 
     def __repr__(self) -> str:
         return notation_repr(self)
