@@ -30,7 +30,6 @@ from koth.games.board.actions import (
 from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, Phase
 from koth.games.board.tables import (
-    BLOCKER,
     CENTER,
     DIFFICULT,
     EDGES,
@@ -57,7 +56,7 @@ RING_TURNS: Final[tuple[Action, ...]] = tuple(
     TurnRing(ring, right) for ring in range(1, 5) for right in (False, True)
 )
 #: every Move value, indexed like its action id, built once: construction is the hot path
-MOVES: Final[tuple[Action, ...]] = tuple(
+MOVES: Final[tuple[Move, ...]] = tuple(
     Move(t, src, dst, payment)
     for t in range(3)
     for src in range(NUM_LOCS)
@@ -146,7 +145,7 @@ def edges_to(tiles: int) -> int:
 #: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
 _IS_TERRAIN: Final = tuple(bytes(49 if v == kind else 48 for v in range(256)) for kind in range(3))
 #: ``MOVE_ROWS[(unit * NUM_LOCS + src) * 3 + pay][dst]``: the Move value
-MOVE_ROWS: Final[tuple[tuple[Action, ...], ...]] = tuple(
+MOVE_ROWS: Final[tuple[tuple[Move, ...], ...]] = tuple(
     MOVES[(row // 3) * NUM_LOCS * 3 + row % 3 :: 3][:NUM_LOCS] for row in range(3 * NUM_LOCS * 3)
 )
 
@@ -203,6 +202,11 @@ def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
 #: set`` (below 1024)
 _MOVES_TO: Final[dict[int, tuple[Action, ...]]] = {}
 _MOVES_LIMIT: Final = 20_000
+#: Compiled, the move search appends each move from ``MOVE_ROWS`` as it walks the bits
+#: of its destinations: a memo hit cost more than walking the few bits, and one lookup
+#: in four missed (the key holds the whole mask). Interpreted, every bit costs several
+#: bytecodes and one lookup of the whole list per source is faster (docs/performance.md).
+WALK_BITS: Final = not __file__.endswith(".py")
 
 
 def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[Action, ...]:
@@ -211,7 +215,7 @@ def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[A
     row = (unit * NUM_LOCS + src) * 3
     if len(pays) == 1:  # the usual case: one row of the table, no interleaving
         by_dst = MOVE_ROWS[row + pays[0]]
-        moves = tuple([by_dst[dst] for dst in locs_of(dests)])
+        moves: tuple[Action, ...] = tuple([by_dst[dst] for dst in locs_of(dests)])
     else:
         rows = [MOVE_ROWS[row + pay] for pay in pays]
         moves = tuple([by_dst[dst] for dst in locs_of(dests) for by_dst in rows])
@@ -250,9 +254,10 @@ def die_counts(pool: tuple[int, ...]) -> tuple[int, int, int]:
     return counts
 
 
-#: the payments of a move: by (a move die, a recruit die usable, two turn dice)
-_PAYS: Final[dict[tuple[bool, bool, bool], tuple[int, ...]]] = {
-    (move, recruit, pair): tuple(
+#: the payments of a move, indexed ``4 * (a move die) + 2 * (a recruit die usable) +
+#: (two turn dice)``: a tuple read by an int index boxes nothing, a dict's key would
+_PAYS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(
         pay
         for pay, usable in ((PAY_MOVE, move), (PAY_RECRUIT, recruit), (PAY_PAIR, pair))
         if usable
@@ -260,15 +265,16 @@ _PAYS: Final[dict[tuple[bool, bool, bool], tuple[int, ...]]] = {
     for move in (False, True)
     for recruit in (False, True)
     for pair in (False, True)
-}
+)
 #: die_counts of each pool met (pools are short tuples of faces: a few hundred at most)
 _DIE_COUNTS: Final[dict[tuple[int, ...], tuple[int, int, int]]] = {}
 #: pay_pairs by (die counts, payments)
 _PAY_PAIRS: Final[
     dict[tuple[tuple[int, int, int], tuple[int, ...]], tuple[tuple[int, int], ...]]
 ] = {}
-#: _ends by (last turn of the round, slots used, die counts)
-_ENDS: Final[dict[tuple[bool, int, tuple[int, int, int]], tuple[Action, ...]]] = {}
+#: _ends by ``_ends_index`` (last turn of the round, slots used, die counts), filled
+#: as met: a list read by an int index, where a dict would hash a tuple of tuples
+_ENDS: Final[list[tuple[Action, ...] | None]] = [None] * (2 * 3 * 5 * 5 * 5)
 
 
 #: bound on the swaps remembered for one terrain (a few hundred placements come back)
@@ -415,7 +421,11 @@ class LegalActions:
 
         # Generate unit moves (B9-B12), then assaults (B11.2) and alliance offers (B13),
         # each paid as a move may be paid now (B7, B7.4).
-        pays = _PAYS[bool(n_move), bool(n_recruit) and self.all_recruited(s, p), n_turn >= 2]
+        pays = _PAYS[
+            (4 if n_move else 0)
+            + (2 if n_recruit and self.all_recruited(s, p) else 0)
+            + (1 if n_turn >= 2 else 0)
+        ]
         if pays and not nothing_in_play:
             terrain = self.terrain_masks(s.terrain)
             enemy_blockers = self._add_unit_moves(s, p, pays, terrain, actions)
@@ -423,20 +433,27 @@ class LegalActions:
             # others have no own fighter to assault or ally from
             own_fighters = s.occupied[p * 3 + FIGHTER]
             standing = terrain[0] | terrain[1] | 1 << CENTER
-            targets = [
-                d for d in locs_of(enemy_blockers & standing) if own_fighters & ORIGIN_SLOT_MASKS[d]
-            ]
+            targets: list[int] = []
+            rest = enemy_blockers & standing
+            while rest:  # lowest first
+                low = rest & -rest
+                rest ^= low
+                d = low.bit_length() - 1
+                if own_fighters & ORIGIN_SLOT_MASKS[d]:
+                    targets.append(d)
             if targets:
                 self._assaults(s, p, pays, targets, attached, actions)
 
         # Generate turning (B14): ring turns, the own area to a free position, swaps.
         if n_turn:
             actions += RING_TURNS
-            actions += [AREA_MOVES[i] for i in range(RING_SIZE) if attached[i] < 0]
+            for i in range(RING_SIZE):
+                if attached[i] < 0:
+                    actions.append(AREA_MOVES[i])
             actions += self._swaps(s)
 
         # Generate the ends of the turn (B7, B7.1).
-        actions.extend(self._ends(s, n_recruit, n_move, n_turn))
+        actions += self._ends(s, n_recruit, n_move, n_turn)
         return actions
 
     def _add_unit_moves(
@@ -462,13 +479,18 @@ class LegalActions:
                 enemy_r |= occupied[q * 3]
                 enemy_f |= occupied[q * 3 + 1]
                 enemy_b |= occupied[q * 3 + 2]
-        # B5: own stacks at their limit take no more units
+        # B5: own stacks at their limit take no more units (the own locations' bits,
+        # lowest first: walking bits builds no list)
         full = 0
         base = p * STRIDE
-        for loc in locs_of(own_r | own_f | own_b):
+        mine = own_r | own_f | own_b
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            loc = low.bit_length() - 1
             k = base + loc * 3
             if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
-                full |= 1 << loc
+                full |= low
         center = 1 << CENTER
         # B9: per unit type, where it may stand (tiles of allowed terrain, the center)
         passable = (PLAYFIELD, terrain[0] | terrain[1] | center, terrain[0] | center)
@@ -484,7 +506,9 @@ class LegalActions:
         pay_set = 0  # the payments as a bit set, for the memo of move lists
         for pay in pays:
             pay_set |= 1 << pay
-        for t, positions in ((RUNNER, own_r), (FIGHTER, own_f), (BLOCKER, own_b)):
+        one_pay = len(pays) == 1
+        for t in range(3):  # RUNNER, FIGHTER, BLOCKER
+            positions = occupied[hp + t]
             if not positions:
                 continue
             reach = ranges[t]
@@ -502,7 +526,10 @@ class LegalActions:
                 target_ok = passable[t] & ~full & ~enemy_f
                 if self.blockers_avoid_blockers:
                     target_ok &= ~enemy_b
-            for src in locs_of(positions):
+            while positions:  # the sources, lowest location first
+                low = positions & -positions
+                positions ^= low
+                src = low.bit_length() - 1
                 # A search of ``steps`` steps from ``start``; from the own area (B3.1)
                 # the first step is onto the one tile it touches, and the search goes on
                 # from there unless that tile stops it.
@@ -525,10 +552,28 @@ class LegalActions:
                         dests |= own_bit  # B3.1: back into the own area, a dead end
                 if not dests:
                     continue
-                moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
-                if moves is None:
-                    moves = _moves_to(t, src, pays, dests)
-                actions += moves
+                if not WALK_BITS:
+                    moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
+                    if moves is None:
+                        moves = _moves_to(t, src, pays, dests)
+                    actions += moves
+                    continue
+                # compiled: the moves straight from the table's rows, destination by
+                # destination, lowest first (as their ids go)
+                row = (t * NUM_LOCS + src) * 3
+                if one_pay:
+                    by_dst = MOVE_ROWS[row + pays[0]]
+                    while dests:
+                        low = dests & -dests
+                        dests ^= low
+                        actions.append(by_dst[low.bit_length() - 1])
+                else:
+                    while dests:
+                        low = dests & -dests
+                        dests ^= low
+                        dst = low.bit_length() - 1
+                        for pay in pays:
+                            actions.append(MOVE_ROWS[row + pay][dst])
         return enemy_b
 
     def _assaults(
@@ -609,16 +654,18 @@ class LegalActions:
         self._last_terrain = (terrain, masks)
         return masks
 
-    def _swaps(self, s: BoardState) -> list[Action]:
+    def _swaps(self, s: BoardState) -> tuple[Action, ...]:
         """B14: the terrain swaps allowed in ``s``."""
         occupied = s.occupied
         fighters = blockers = 0
-        for k in range(0, len(occupied), 3):
-            fighters |= occupied[k + 1]
-            blockers |= occupied[k + 2]
+        for q in range(self.n):
+            fighters |= occupied[q * 3 + 1]
+            blockers |= occupied[q * 3 + 2]
         return self._swaps_of(s.terrain, fighters, blockers)
 
-    def _swaps_of(self, terrain: tuple[int, ...], fighters: int, blockers: int) -> list[Action]:
+    def _swaps_of(
+        self, terrain: tuple[int, ...], fighters: int, blockers: int
+    ) -> tuple[Action, ...]:
         """B14: the terrain swaps allowed when ``fighters`` and ``blockers`` (location
         masks, every player's) stand where they do, in id order. A tile may get
         difficult terrain only when no fighter or blocker stands on it, normal terrain
@@ -653,14 +700,16 @@ class LegalActions:
             if len(memo) >= _SWAPS_LIMIT:
                 memo.clear()
             swaps = memo[key] = tuple([SWAPS[e] for e in locs_of(differ & ~refused)])
-        return list(swaps)
+        return swaps
 
-    def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
-        key = (s.turn >= self.n, s.slots, (n_recruit, n_move, n_turn))
-        ends = _ENDS.get(key)
+    def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> tuple[Action, ...]:
+        # a pool holds at most four dice, so each count is below 5; slots used: 0 to 2
+        key = (((3 if s.turn >= self.n else 0) + s.slots) * 5 + n_recruit) * 25
+        key += n_move * 5 + n_turn
+        ends = _ENDS[key]
         if ends is None:
             ends = _ENDS[key] = tuple(self._end_options(s, n_recruit, n_move, n_turn))
-        return list(ends)
+        return ends
 
     def _end_options(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
         if s.turn >= self.n:
