@@ -202,11 +202,13 @@ def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
 #: set`` (below 1024)
 _MOVES_TO: Final[dict[int, tuple[Action, ...]]] = {}
 _MOVES_LIMIT: Final = 20_000
-#: Compiled, the move search appends each move from ``MOVE_ROWS`` as it walks the bits
-#: of its destinations: a memo hit cost more than walking the few bits, and one lookup
-#: in four missed (the key holds the whole mask). Interpreted, every bit costs several
-#: bytecodes and one lookup of the whole list per source is faster (docs/performance.md).
-WALK_BITS: Final = not __file__.endswith(".py")
+#: Whether this module runs compiled. Then the move search appends each move from
+#: ``MOVE_ROWS`` as it walks the bits of its destinations (a memo hit cost more than
+#: walking the few bits, and one lookup in four missed: the key holds the whole mask),
+#: and ``terrain_masks`` reads the terrain tile by tile. Interpreted, every step of such
+#: a loop costs several bytecodes, and one memo lookup of a whole list per source, or
+#: ``bytes.translate``, is faster (docs/performance.md).
+COMPILED: Final = not __file__.endswith(".py")
 
 
 def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[Action, ...]:
@@ -240,18 +242,23 @@ def locs_of(mask: int) -> list[int]:
 
 
 def die_counts(pool: tuple[int, ...]) -> tuple[int, int, int]:
-    counts = _DIE_COUNTS.get(pool)
-    if counts is None:
-        recruit = move = turn = 0
-        for face in pool:
-            if face <= 2:
-                recruit += 1
-            elif face <= 4:
-                move += 1
-            else:
-                turn += 1
-        counts = _DIE_COUNTS[pool] = (recruit, move, turn)
-    return counts
+    """The recruit, move and turn dice of a pool. Compiled, counting its four faces or
+    fewer costs less than hashing the pool for the memo; interpreted, it costs more."""
+    if not COMPILED:
+        counts = _DIE_COUNTS.get(pool)
+        if counts is not None:
+            return counts
+    recruit = move = turn = 0
+    for face in pool:
+        if face <= 2:
+            recruit += 1
+        elif face <= 4:
+            move += 1
+        else:
+            turn += 1
+    if not COMPILED:
+        _DIE_COUNTS[pool] = (recruit, move, turn)
+    return recruit, move, turn
 
 
 #: the payments of a move, indexed ``4 * (a move die) + 2 * (a recruit die usable) +
@@ -492,8 +499,11 @@ class LegalActions:
             if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
                 full |= low
         center = 1 << CENTER
-        # B9: per unit type, where it may stand (tiles of allowed terrain, the center)
-        passable = (PLAYFIELD, terrain[0] | terrain[1] | center, terrain[0] | center)
+        # B9: where fighters and blockers may stand (tiles of allowed terrain, the
+        # center; runners anywhere on the playfield). Plain locals, as the ranges below:
+        # compiled, indexing a tuple of ints by a variable boxes it into a new tuple.
+        fighter_ground = terrain[0] | terrain[1] | center
+        blocker_ground = terrain[0] | center
         enemy_any = enemy_f | enemy_b | enemy_r
         own_area = CENTER + s.area_of[p]
         area_pos = s.area_pos
@@ -502,7 +512,7 @@ class LegalActions:
         own_touch = 1 << own_pos if own_pos >= 0 else 0  # the tile next to the own area
         # B10: runners never onto or over enemy fighters or blockers (option: own too)
         blocked_runner = enemy_f | enemy_b | (own_f | own_b if self.runners_blocked_by_own else 0)
-        ranges = self.ranges
+        runner_range, fighter_range, blocker_range = self.ranges
         pay_set = 0  # the payments as a bit set, for the memo of move lists
         for pay in pays:
             pay_set |= 1 << pay
@@ -511,19 +521,21 @@ class LegalActions:
             positions = occupied[hp + t]
             if not positions:
                 continue
-            reach = ranges[t]
             # stop: what a path may not pass (B9.1, B10); target_ok: where it may end
             # (B5; B10; B11: no fighter onto an enemy blocker; B12: no blocker onto an
             # enemy fighter; B12.3: with the option, nor onto an enemy blocker)
             if t == RUNNER:
+                reach = runner_range
                 stop = blocked_runner
                 target_ok = PLAYFIELD & ~blocked_runner & ~full
             elif t == FIGHTER:
-                stop = ~passable[t] | enemy_any
-                target_ok = passable[t] & ~full & ~enemy_b
+                reach = fighter_range
+                stop = ~fighter_ground | enemy_any
+                target_ok = fighter_ground & ~full & ~enemy_b
             else:
-                stop = ~passable[t] | enemy_any
-                target_ok = passable[t] & ~full & ~enemy_f
+                reach = blocker_range
+                stop = ~blocker_ground | enemy_any
+                target_ok = blocker_ground & ~full & ~enemy_f
                 if self.blockers_avoid_blockers:
                     target_ok &= ~enemy_b
             while positions:  # the sources, lowest location first
@@ -552,7 +564,7 @@ class LegalActions:
                         dests |= own_bit  # B3.1: back into the own area, a dead end
                 if not dests:
                     continue
-                if not WALK_BITS:
+                if not COMPILED:
                     moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
                     if moves is None:
                         moves = _moves_to(t, src, pays, dests)
@@ -629,13 +641,24 @@ class LegalActions:
         last, masks = self._last_terrain
         if last is terrain:
             return masks
-        try:
-            raw = bytes(terrain)
-        except ValueError:  # terrain still to be drawn (-1): of no kind yet
-            raw = bytes(t if 0 <= t < 256 else 255 for t in terrain)
-        light = int(raw.translate(_IS_TERRAIN[LIGHT])[::-1], 2)
-        normal = int(raw.translate(_IS_TERRAIN[NORMAL])[::-1], 2)
-        difficult = int(raw.translate(_IS_TERRAIN[DIFFICULT])[::-1], 2)
+        light = normal = difficult = 0
+        if COMPILED:
+            for i in range(NUM_TILES):
+                kind = terrain[i]
+                if kind == LIGHT:
+                    light |= 1 << i
+                elif kind == NORMAL:
+                    normal |= 1 << i
+                elif kind == DIFFICULT:
+                    difficult |= 1 << i
+        else:
+            try:
+                raw = bytes(terrain)
+            except ValueError:  # terrain still to be drawn (-1): of no kind yet
+                raw = bytes(t if 0 <= t < 256 else 255 for t in terrain)
+            light = int(raw.translate(_IS_TERRAIN[LIGHT])[::-1], 2)
+            normal = int(raw.translate(_IS_TERRAIN[NORMAL])[::-1], 2)
+            difficult = int(raw.translate(_IS_TERRAIN[DIFFICULT])[::-1], 2)
         unknown = ((1 << NUM_TILES) - 1) & ~(light | normal | difficult)
         same = 0
         for kind in (light, normal, difficult, unknown):

@@ -546,8 +546,12 @@ class Rules(LegalActions):
         self, points: list[int], active: int, order: tuple[int, ...]
     ) -> tuple[int, ...]:
         target = self.target_points
-        if len(self.sides) == self.n and max(points) < target:
-            return ()  # one player per side, none at the target (the usual case)
+        if len(self.sides) == self.n:
+            for q in range(self.n):  # a loop: compiled, max() is a generic call
+                if points[q] >= target:
+                    break
+            else:
+                return ()  # one player per side, none at the target (the usual case)
         reached = [side for side in self.sides if sum(points[q] for q in side) >= target]
         if not reached:
             return ()
@@ -602,4 +606,8 @@ def _rotate_ring(mask: int, start: int, right: bool) -> int:
 def _set(
     dice: tuple[tuple[int, ...], ...], p: int, pool: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
-    return (*dice[:p], pool, *dice[p + 1 :])
+    # a list and one copy: compiled, the starred tuple display extends a list with
+    # each slice in turn
+    new = list(dice)
+    new[p] = pool
+    return tuple(new)
