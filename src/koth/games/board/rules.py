@@ -193,7 +193,7 @@ class Rules(LegalActions):
         for p in s.order:
             pool = dice[p]
             if len(pool) < 4:
-                dice = (*dice[:p], tuple(sorted((*pool, face))), *dice[p + 1 :])
+                dice = _set(dice, p, _with_face(pool, face))
                 break
         for pool in dice:
             if len(pool) != 4:
@@ -601,6 +601,15 @@ def _rotate_ring(mask: int, start: int, right: bool) -> int:
     # turning right, what stood at index i goes to i + 1 (index 6 to 0)
     turned = (ring << 1 | ring >> 6) & 0x7F if right else ring >> 1 | (ring & 1) << 6
     return mask & ~(0x7F << start) | turned << start
+
+
+def _with_face(pool: tuple[int, ...], face: int) -> tuple[int, ...]:
+    """The sorted ``pool`` with ``face`` added in order (no sort: at most four faces)."""
+    k = 0
+    while k < len(pool) and pool[k] <= face:
+        k += 1
+    # concatenated: compiled, a starred tuple display extends a list with each part
+    return pool[:k] + (face,) + pool[k:]  # noqa: RUF005
 
 
 def _set(
