@@ -30,22 +30,28 @@ from koth.games.board.actions import (
 from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, Phase
 from koth.games.board.tables import (
-    BLOCKER,
+    ALL_EDGES,
+    BALLS,
     CENTER,
     DIFFICULT,
     EDGES,
     FIGHTER,
     LIGHT,
-    NEIGHBOURS,
     NORMAL,
     NUM_LOCS,
     NUM_TILES,
     ORIGIN_SLOTS,
+    PLAYFIELD,
+    REACH,
     RING_SIZE,
     RUNNER,
     STACK_LIMIT,
     STRIDE,
     TOTAL_UNITS,
+    edges_from,
+    edges_to,
+    locs_of,
+    search_reach,
 )
 
 ROLL_OUTCOMES: Final[tuple[tuple[Action, float], ...]] = tuple(
@@ -57,7 +63,7 @@ RING_TURNS: Final[tuple[Action, ...]] = tuple(
     TurnRing(ring, right) for ring in range(1, 5) for right in (False, True)
 )
 #: every Move value, indexed like its action id, built once: construction is the hot path
-MOVES: Final[tuple[Action, ...]] = tuple(
+MOVES: Final[tuple[Move, ...]] = tuple(
     Move(t, src, dst, payment)
     for t in range(3)
     for src in range(NUM_LOCS)
@@ -76,133 +82,25 @@ RECRUITS: Final[tuple[tuple[Action, Action], ...]] = tuple(
     (Recruit(t, False), Recruit(t, True)) for t in range(3)
 )
 
-# ---- location sets as bit masks (bit ``loc`` set), for the movement search
-#: ring tiles and the center: the locations a search passes through
-PLAYFIELD: Final = (1 << (CENTER + 1)) - 1
-#: per tile (and the center): the mask of its static neighbours (B1)
-NEIGHBOUR_MASKS: Final = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
-
-
-def _by_byte(masks: tuple[int, ...]) -> tuple[int, ...]:
-    """A table that ORs ``masks[i]`` over the set bits ``i`` of a 29-bit mask with four
-    lookups: entry ``256 * k + b`` is the union for the bits ``b`` of byte ``k``."""
-    return tuple(
-        reduce(
-            or_, (masks[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(masks)), 0
-        )
-        for k in range(4)
-        for b in range(256)
-    )
-
-
-#: NEIGHBOURS_BY_BYTE[256 * k + b]: the neighbours of the locations of bits b of byte k
-NEIGHBOURS_BY_BYTE: Final = _by_byte(NEIGHBOUR_MASKS)
-#: LOCS_BY_BYTE[k][b]: the locations of the set bits b of byte k, in increasing order
-LOCS_BY_BYTE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
-    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(7)
-)
-ALL_EDGES: Final = (1 << len(EDGES)) - 1
-#: EDGES_FROM_BYTE / EDGES_TO_BYTE[256 * k + b]: the edges (bit = index in EDGES) whose
-#: first (a) / second (b) tile is among the tiles of bits b of byte k
-EDGES_FROM_BYTE: Final = _by_byte(
-    tuple(
-        reduce(or_, (1 << e for e, (a, _) in enumerate(EDGES) if a == t), 0)
-        for t in range(NUM_TILES)
-    )
-)
-EDGES_TO_BYTE: Final = _by_byte(
-    tuple(
-        reduce(or_, (1 << e for e, (_, z) in enumerate(EDGES) if z == t), 0)
-        for t in range(NUM_TILES)
-    )
-)
-
-
-def union_by_byte(table: tuple[int, ...], mask: int) -> int:
-    """The union of a ``_by_byte`` table's entries over the set bits of ``mask``."""
-    return (
-        table[mask & 255]
-        | table[256 + (mask >> 8 & 255)]
-        | table[512 + (mask >> 16 & 255)]
-        | table[768 + (mask >> 24 & 255)]
-    )
-
-
-def neighbours_of(locs: int) -> int:
-    """The locations next to any of ``locs`` (tiles and the center; B1)."""
-    return union_by_byte(NEIGHBOURS_BY_BYTE, locs)
-
-
-def edges_from(tiles: int) -> int:
-    """The edges whose first tile is in ``tiles``."""
-    return union_by_byte(EDGES_FROM_BYTE, tiles)
-
-
-def edges_to(tiles: int) -> int:
-    """The edges whose second tile is in ``tiles``."""
-    return union_by_byte(EDGES_TO_BYTE, tiles)
-
-
 #: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
 _IS_TERRAIN: Final = tuple(bytes(49 if v == kind else 48 for v in range(256)) for kind in range(3))
 #: ``MOVE_ROWS[(unit * NUM_LOCS + src) * 3 + pay][dst]``: the Move value
-MOVE_ROWS: Final[tuple[tuple[Action, ...], ...]] = tuple(
+MOVE_ROWS: Final[tuple[tuple[Move, ...], ...]] = tuple(
     MOVES[(row // 3) * NUM_LOCS * 3 + row % 3 :: 3][:NUM_LOCS] for row in range(3 * NUM_LOCS * 3)
 )
-
-
-def _balls() -> tuple[tuple[int, ...], ...]:
-    """``[r][loc]``: the tiles and center within r steps of ``loc`` (itself excluded)."""
-    result = []
-    for radius in range(4):
-        row = []
-        for loc in range(CENTER + 1):
-            ball = frontier = 1 << loc
-            for _ in range(radius):
-                frontier = neighbours_of(frontier)
-                ball |= frontier
-            row.append(ball & ~(1 << loc))
-        result.append(tuple(row))
-    return tuple(result)
-
-
-_BALLS: Final = _balls()
-#: _search results by its arguments (a search depends on nothing else), packed into one
-#: int key (``reach_key``): an int hashes and compares faster than a tuple
-_REACH: Final[dict[int, tuple[int, int]]] = {}
-_REACH_LIMIT: Final = 100_000
-
-
-def reach_key(reach: int, src: int, stop: int) -> int:
-    """The ``_REACH`` key of a search (reach < 8, src < 64). Runner ranges go up to 4
-    (B9), so the reach takes three bits: with two, a reach of 4 ran into the source's
-    lowest bit and a runner on an even tile was given the moves of the next tile's."""
-    return (stop << 6 | src) << 3 | reach
-
-
-def _search(reach: int, src: int, stop: int) -> tuple[int, int]:
-    """Breadth-first from the tile (or center) ``src``, ``reach`` steps over tiles and
-    the center, never through those in ``stop``: (the locations seen, src excluded;
-    those passed, from which the search went on). Remembered in ``_REACH``."""
-    visited = frontier = 1 << src
-    passed = 0
-    for _ in range(reach):
-        if not frontier:
-            break
-        passed |= frontier
-        new = neighbours_of(frontier) & ~visited
-        visited |= new
-        frontier = new & ~stop
-    if len(_REACH) >= _REACH_LIMIT:
-        _REACH.clear()
-    found = _REACH[reach_key(reach, src, stop)] = (visited & ~(1 << src), passed)
-    return found
 
 
 #: _moves_to results by ``dests << 10 | (unit * NUM_LOCS + src) * 8 + payments as a bit
 #: set`` (below 1024)
 _MOVES_TO: Final[dict[int, tuple[Action, ...]]] = {}
 _MOVES_LIMIT: Final = 20_000
+#: Whether this module runs compiled. Then the move search appends each move from
+#: ``MOVE_ROWS`` as it walks the bits of its destinations (a memo hit cost more than
+#: walking the few bits, and one lookup in four missed: the key holds the whole mask),
+#: and ``terrain_masks`` reads the terrain tile by tile. Interpreted, every step of such
+#: a loop costs several bytecodes, and one memo lookup of a whole list per source, or
+#: ``bytes.translate``, is faster (docs/performance.md).
+COMPILED: Final = not __file__.endswith(".py")
 
 
 def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[Action, ...]:
@@ -211,7 +109,7 @@ def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[A
     row = (unit * NUM_LOCS + src) * 3
     if len(pays) == 1:  # the usual case: one row of the table, no interleaving
         by_dst = MOVE_ROWS[row + pays[0]]
-        moves = tuple([by_dst[dst] for dst in locs_of(dests)])
+        moves: tuple[Action, ...] = tuple([by_dst[dst] for dst in locs_of(dests)])
     else:
         rows = [MOVE_ROWS[row + pay] for pay in pays]
         moves = tuple([by_dst[dst] for dst in locs_of(dests) for by_dst in rows])
@@ -224,35 +122,30 @@ def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[A
     return moves
 
 
-def locs_of(mask: int) -> list[int]:
-    """The set bits of a mask (below 56: locations, edges), in increasing order."""
-    out: list[int] = []
-    k = 0
-    while mask:
-        out += LOCS_BY_BYTE[k][mask & 255]
-        mask >>= 8
-        k += 1
-    return out
-
-
 def die_counts(pool: tuple[int, ...]) -> tuple[int, int, int]:
-    counts = _DIE_COUNTS.get(pool)
-    if counts is None:
-        recruit = move = turn = 0
-        for face in pool:
-            if face <= 2:
-                recruit += 1
-            elif face <= 4:
-                move += 1
-            else:
-                turn += 1
-        counts = _DIE_COUNTS[pool] = (recruit, move, turn)
-    return counts
+    """The recruit, move and turn dice of a pool. Compiled, counting its four faces or
+    fewer costs less than hashing the pool for the memo; interpreted, it costs more."""
+    if not COMPILED:
+        counts = _DIE_COUNTS.get(pool)
+        if counts is not None:
+            return counts
+    recruit = move = turn = 0
+    for face in pool:
+        if face <= 2:
+            recruit += 1
+        elif face <= 4:
+            move += 1
+        else:
+            turn += 1
+    if not COMPILED:
+        _DIE_COUNTS[pool] = (recruit, move, turn)
+    return recruit, move, turn
 
 
-#: the payments of a move: by (a move die, a recruit die usable, two turn dice)
-_PAYS: Final[dict[tuple[bool, bool, bool], tuple[int, ...]]] = {
-    (move, recruit, pair): tuple(
+#: the payments of a move, indexed ``4 * (a move die) + 2 * (a recruit die usable) +
+#: (two turn dice)``: a tuple read by an int index boxes nothing, a dict's key would
+_PAYS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(
         pay
         for pay, usable in ((PAY_MOVE, move), (PAY_RECRUIT, recruit), (PAY_PAIR, pair))
         if usable
@@ -260,15 +153,16 @@ _PAYS: Final[dict[tuple[bool, bool, bool], tuple[int, ...]]] = {
     for move in (False, True)
     for recruit in (False, True)
     for pair in (False, True)
-}
+)
 #: die_counts of each pool met (pools are short tuples of faces: a few hundred at most)
 _DIE_COUNTS: Final[dict[tuple[int, ...], tuple[int, int, int]]] = {}
 #: pay_pairs by (die counts, payments)
 _PAY_PAIRS: Final[
     dict[tuple[tuple[int, int, int], tuple[int, ...]], tuple[tuple[int, int], ...]]
 ] = {}
-#: _ends by (last turn of the round, slots used, die counts)
-_ENDS: Final[dict[tuple[bool, int, tuple[int, int, int]], tuple[Action, ...]]] = {}
+#: _ends by ``_ends_index`` (last turn of the round, slots used, die counts), filled
+#: as met: a list read by an int index, where a dict would hash a tuple of tuples
+_ENDS: Final[list[tuple[Action, ...] | None]] = [None] * (2 * 3 * 5 * 5 * 5)
 
 
 #: bound on the swaps remembered for one terrain (a few hundred placements come back)
@@ -415,7 +309,11 @@ class LegalActions:
 
         # Generate unit moves (B9-B12), then assaults (B11.2) and alliance offers (B13),
         # each paid as a move may be paid now (B7, B7.4).
-        pays = _PAYS[bool(n_move), bool(n_recruit) and self.all_recruited(s, p), n_turn >= 2]
+        pays = _PAYS[
+            (4 if n_move else 0)
+            + (2 if n_recruit and self.all_recruited(s, p) else 0)
+            + (1 if n_turn >= 2 else 0)
+        ]
         if pays and not nothing_in_play:
             terrain = self.terrain_masks(s.terrain)
             enemy_blockers = self._add_unit_moves(s, p, pays, terrain, actions)
@@ -423,20 +321,27 @@ class LegalActions:
             # others have no own fighter to assault or ally from
             own_fighters = s.occupied[p * 3 + FIGHTER]
             standing = terrain[0] | terrain[1] | 1 << CENTER
-            targets = [
-                d for d in locs_of(enemy_blockers & standing) if own_fighters & ORIGIN_SLOT_MASKS[d]
-            ]
+            targets: list[int] = []
+            rest = enemy_blockers & standing
+            while rest:  # lowest first
+                low = rest & -rest
+                rest ^= low
+                d = low.bit_length() - 1
+                if own_fighters & ORIGIN_SLOT_MASKS[d]:
+                    targets.append(d)
             if targets:
                 self._assaults(s, p, pays, targets, attached, actions)
 
         # Generate turning (B14): ring turns, the own area to a free position, swaps.
         if n_turn:
             actions += RING_TURNS
-            actions += [AREA_MOVES[i] for i in range(RING_SIZE) if attached[i] < 0]
+            for i in range(RING_SIZE):
+                if attached[i] < 0:
+                    actions.append(AREA_MOVES[i])
             actions += self._swaps(s)
 
         # Generate the ends of the turn (B7, B7.1).
-        actions.extend(self._ends(s, n_recruit, n_move, n_turn))
+        actions += self._ends(s, n_recruit, n_move, n_turn)
         return actions
 
     def _add_unit_moves(
@@ -462,16 +367,24 @@ class LegalActions:
                 enemy_r |= occupied[q * 3]
                 enemy_f |= occupied[q * 3 + 1]
                 enemy_b |= occupied[q * 3 + 2]
-        # B5: own stacks at their limit take no more units
+        # B5: own stacks at their limit take no more units (the own locations' bits,
+        # lowest first: walking bits builds no list)
         full = 0
         base = p * STRIDE
-        for loc in locs_of(own_r | own_f | own_b):
+        mine = own_r | own_f | own_b
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            loc = low.bit_length() - 1
             k = base + loc * 3
             if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
-                full |= 1 << loc
+                full |= low
         center = 1 << CENTER
-        # B9: per unit type, where it may stand (tiles of allowed terrain, the center)
-        passable = (PLAYFIELD, terrain[0] | terrain[1] | center, terrain[0] | center)
+        # B9: where fighters and blockers may stand (tiles of allowed terrain, the
+        # center; runners anywhere on the playfield). Plain locals, as the ranges below:
+        # compiled, indexing a tuple of ints by a variable boxes it into a new tuple.
+        fighter_ground = terrain[0] | terrain[1] | center
+        blocker_ground = terrain[0] | center
         enemy_any = enemy_f | enemy_b | enemy_r
         own_area = CENTER + s.area_of[p]
         area_pos = s.area_pos
@@ -480,29 +393,36 @@ class LegalActions:
         own_touch = 1 << own_pos if own_pos >= 0 else 0  # the tile next to the own area
         # B10: runners never onto or over enemy fighters or blockers (option: own too)
         blocked_runner = enemy_f | enemy_b | (own_f | own_b if self.runners_blocked_by_own else 0)
-        ranges = self.ranges
+        runner_range, fighter_range, blocker_range = self.ranges
         pay_set = 0  # the payments as a bit set, for the memo of move lists
         for pay in pays:
             pay_set |= 1 << pay
-        for t, positions in ((RUNNER, own_r), (FIGHTER, own_f), (BLOCKER, own_b)):
+        one_pay = len(pays) == 1
+        for t in range(3):  # RUNNER, FIGHTER, BLOCKER
+            positions = occupied[hp + t]
             if not positions:
                 continue
-            reach = ranges[t]
             # stop: what a path may not pass (B9.1, B10); target_ok: where it may end
             # (B5; B10; B11: no fighter onto an enemy blocker; B12: no blocker onto an
             # enemy fighter; B12.3: with the option, nor onto an enemy blocker)
             if t == RUNNER:
+                reach = runner_range
                 stop = blocked_runner
                 target_ok = PLAYFIELD & ~blocked_runner & ~full
             elif t == FIGHTER:
-                stop = ~passable[t] | enemy_any
-                target_ok = passable[t] & ~full & ~enemy_b
+                reach = fighter_range
+                stop = ~fighter_ground | enemy_any
+                target_ok = fighter_ground & ~full & ~enemy_b
             else:
-                stop = ~passable[t] | enemy_any
-                target_ok = passable[t] & ~full & ~enemy_f
+                reach = blocker_range
+                stop = ~blocker_ground | enemy_any
+                target_ok = blocker_ground & ~full & ~enemy_f
                 if self.blockers_avoid_blockers:
                     target_ok &= ~enemy_b
-            for src in locs_of(positions):
+            while positions:  # the sources, lowest location first
+                low = positions & -positions
+                positions ^= low
+                src = low.bit_length() - 1
                 # A search of ``steps`` steps from ``start``; from the own area (B3.1)
                 # the first step is onto the one tile it touches, and the search goes on
                 # from there unless that tile stops it.
@@ -515,20 +435,38 @@ class LegalActions:
                     steps = 0 if stop >> start & 1 else reach - 1
                 if steps:
                     # only the tiles a search may pass, steps - 1 away, make its memo key
-                    near = stop & _BALLS[steps - 1][start]
-                    found = _REACH.get((near << 6 | start) << 3 | steps)  # reach_key
+                    near = stop & BALLS[steps - 1][start]
+                    found = REACH.get((near << 6 | start) << 3 | steps)  # reach_key
                     if found is None:
-                        found = _search(steps, start, near)
+                        found = search_reach(steps, start, near)
                     seen, passed = found
                     dests |= seen & target_ok
                     if passed & own_touch and src <= CENTER:
                         dests |= own_bit  # B3.1: back into the own area, a dead end
                 if not dests:
                     continue
-                moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
-                if moves is None:
-                    moves = _moves_to(t, src, pays, dests)
-                actions += moves
+                if not COMPILED:
+                    moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
+                    if moves is None:
+                        moves = _moves_to(t, src, pays, dests)
+                    actions += moves
+                    continue
+                # compiled: the moves straight from the table's rows, destination by
+                # destination, lowest first (as their ids go)
+                row = (t * NUM_LOCS + src) * 3
+                if one_pay:
+                    by_dst = MOVE_ROWS[row + pays[0]]
+                    while dests:
+                        low = dests & -dests
+                        dests ^= low
+                        actions.append(by_dst[low.bit_length() - 1])
+                else:
+                    while dests:
+                        low = dests & -dests
+                        dests ^= low
+                        dst = low.bit_length() - 1
+                        for pay in pays:
+                            actions.append(MOVE_ROWS[row + pay][dst])
         return enemy_b
 
     def _assaults(
@@ -584,13 +522,24 @@ class LegalActions:
         last, masks = self._last_terrain
         if last is terrain:
             return masks
-        try:
-            raw = bytes(terrain)
-        except ValueError:  # terrain still to be drawn (-1): of no kind yet
-            raw = bytes(t if 0 <= t < 256 else 255 for t in terrain)
-        light = int(raw.translate(_IS_TERRAIN[LIGHT])[::-1], 2)
-        normal = int(raw.translate(_IS_TERRAIN[NORMAL])[::-1], 2)
-        difficult = int(raw.translate(_IS_TERRAIN[DIFFICULT])[::-1], 2)
+        light = normal = difficult = 0
+        if COMPILED:
+            for i in range(NUM_TILES):
+                kind = terrain[i]
+                if kind == LIGHT:
+                    light |= 1 << i
+                elif kind == NORMAL:
+                    normal |= 1 << i
+                elif kind == DIFFICULT:
+                    difficult |= 1 << i
+        else:
+            try:
+                raw = bytes(terrain)
+            except ValueError:  # terrain still to be drawn (-1): of no kind yet
+                raw = bytes(t if 0 <= t < 256 else 255 for t in terrain)
+            light = int(raw.translate(_IS_TERRAIN[LIGHT])[::-1], 2)
+            normal = int(raw.translate(_IS_TERRAIN[NORMAL])[::-1], 2)
+            difficult = int(raw.translate(_IS_TERRAIN[DIFFICULT])[::-1], 2)
         unknown = ((1 << NUM_TILES) - 1) & ~(light | normal | difficult)
         same = 0
         for kind in (light, normal, difficult, unknown):
@@ -609,16 +558,18 @@ class LegalActions:
         self._last_terrain = (terrain, masks)
         return masks
 
-    def _swaps(self, s: BoardState) -> list[Action]:
+    def _swaps(self, s: BoardState) -> tuple[Action, ...]:
         """B14: the terrain swaps allowed in ``s``."""
         occupied = s.occupied
         fighters = blockers = 0
-        for k in range(0, len(occupied), 3):
-            fighters |= occupied[k + 1]
-            blockers |= occupied[k + 2]
+        for q in range(self.n):
+            fighters |= occupied[q * 3 + 1]
+            blockers |= occupied[q * 3 + 2]
         return self._swaps_of(s.terrain, fighters, blockers)
 
-    def _swaps_of(self, terrain: tuple[int, ...], fighters: int, blockers: int) -> list[Action]:
+    def _swaps_of(
+        self, terrain: tuple[int, ...], fighters: int, blockers: int
+    ) -> tuple[Action, ...]:
         """B14: the terrain swaps allowed when ``fighters`` and ``blockers`` (location
         masks, every player's) stand where they do, in id order. A tile may get
         difficult terrain only when no fighter or blocker stands on it, normal terrain
@@ -653,14 +604,16 @@ class LegalActions:
             if len(memo) >= _SWAPS_LIMIT:
                 memo.clear()
             swaps = memo[key] = tuple([SWAPS[e] for e in locs_of(differ & ~refused)])
-        return list(swaps)
+        return swaps
 
-    def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
-        key = (s.turn >= self.n, s.slots, (n_recruit, n_move, n_turn))
-        ends = _ENDS.get(key)
+    def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> tuple[Action, ...]:
+        # a pool holds at most four dice, so each count is below 5; slots used: 0 to 2
+        key = (((3 if s.turn >= self.n else 0) + s.slots) * 5 + n_recruit) * 25
+        key += n_move * 5 + n_turn
+        ends = _ENDS[key]
         if ends is None:
             ends = _ENDS[key] = tuple(self._end_options(s, n_recruit, n_move, n_turn))
-        return list(ends)
+        return ends
 
     def _end_options(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:
         if s.turn >= self.n:

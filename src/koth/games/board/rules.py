@@ -193,7 +193,7 @@ class Rules(LegalActions):
         for p in s.order:
             pool = dice[p]
             if len(pool) < 4:
-                dice = (*dice[:p], tuple(sorted((*pool, face))), *dice[p + 1 :])
+                dice = _set(dice, p, _with_face(pool, face))
                 break
         for pool in dice:
             if len(pool) != 4:
@@ -546,8 +546,12 @@ class Rules(LegalActions):
         self, points: list[int], active: int, order: tuple[int, ...]
     ) -> tuple[int, ...]:
         target = self.target_points
-        if len(self.sides) == self.n and max(points) < target:
-            return ()  # one player per side, none at the target (the usual case)
+        if len(self.sides) == self.n:
+            for q in range(self.n):  # a loop: compiled, max() is a generic call
+                if points[q] >= target:
+                    break
+            else:
+                return ()  # one player per side, none at the target (the usual case)
         reached = [side for side in self.sides if sum(points[q] for q in side) >= target]
         if not reached:
             return ()
@@ -599,7 +603,20 @@ def _rotate_ring(mask: int, start: int, right: bool) -> int:
     return mask & ~(0x7F << start) | turned << start
 
 
+def _with_face(pool: tuple[int, ...], face: int) -> tuple[int, ...]:
+    """The sorted ``pool`` with ``face`` added in order (no sort: at most four faces)."""
+    k = 0
+    while k < len(pool) and pool[k] <= face:
+        k += 1
+    # concatenated: compiled, a starred tuple display extends a list with each part
+    return pool[:k] + (face,) + pool[k:]  # noqa: RUF005
+
+
 def _set(
     dice: tuple[tuple[int, ...], ...], p: int, pool: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
-    return (*dice[:p], pool, *dice[p + 1 :])
+    # a list and one copy: compiled, the starred tuple display extends a list with
+    # each slice in turn
+    new = list(dice)
+    new[p] = pool
+    return tuple(new)

@@ -8,7 +8,9 @@ between positions, never the positions themselves, so the neighbour tables never
 
 from __future__ import annotations
 
+from functools import reduce
 from itertools import permutations
+from operator import or_
 from typing import Final
 
 RING_SIZE: Final = 7
@@ -134,3 +136,129 @@ LOC_BY_NAME: Final[dict[str, int]] = {name.lower(): loc for loc, name in enumera
 
 def loc_name(loc: int) -> str:
     return LOC_NAMES[loc]
+
+
+# ---- location sets as bit masks (bit ``loc`` set), for the movement search
+#: ring tiles and the center: the locations a search passes through
+PLAYFIELD: Final = (1 << (CENTER + 1)) - 1
+#: per tile (and the center): the mask of its static neighbours (B1)
+NEIGHBOUR_MASKS: Final = tuple(sum(1 << nb for nb in NEIGHBOURS[loc]) for loc in range(CENTER + 1))
+
+
+def _by_byte(masks: tuple[int, ...]) -> tuple[int, ...]:
+    """A table that ORs ``masks[i]`` over the set bits ``i`` of a 29-bit mask with four
+    lookups: entry ``256 * k + b`` is the union for the bits ``b`` of byte ``k``."""
+    return tuple(
+        reduce(
+            or_, (masks[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(masks)), 0
+        )
+        for k in range(4)
+        for b in range(256)
+    )
+
+
+#: NEIGHBOURS_BY_BYTE[256 * k + b]: the neighbours of the locations of bits b of byte k
+NEIGHBOURS_BY_BYTE: Final = _by_byte(NEIGHBOUR_MASKS)
+#: LOCS_BY_BYTE[k][b]: the locations of the set bits b of byte k, in increasing order
+LOCS_BY_BYTE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(7)
+)
+ALL_EDGES: Final = (1 << len(EDGES)) - 1
+#: EDGES_FROM_BYTE / EDGES_TO_BYTE[256 * k + b]: the edges (bit = index in EDGES) whose
+#: first (a) / second (b) tile is among the tiles of bits b of byte k
+EDGES_FROM_BYTE: Final = _by_byte(
+    tuple(
+        reduce(or_, (1 << e for e, (a, _) in enumerate(EDGES) if a == t), 0)
+        for t in range(NUM_TILES)
+    )
+)
+EDGES_TO_BYTE: Final = _by_byte(
+    tuple(
+        reduce(or_, (1 << e for e, (_, z) in enumerate(EDGES) if z == t), 0)
+        for t in range(NUM_TILES)
+    )
+)
+
+
+def union_by_byte(table: tuple[int, ...], mask: int) -> int:
+    """The union of a ``_by_byte`` table's entries over the set bits of ``mask``."""
+    return (
+        table[mask & 255]
+        | table[256 + (mask >> 8 & 255)]
+        | table[512 + (mask >> 16 & 255)]
+        | table[768 + (mask >> 24 & 255)]
+    )
+
+
+def neighbours_of(locs: int) -> int:
+    """The locations next to any of ``locs`` (tiles and the center; B1)."""
+    return union_by_byte(NEIGHBOURS_BY_BYTE, locs)
+
+
+def edges_from(tiles: int) -> int:
+    """The edges whose first tile is in ``tiles``."""
+    return union_by_byte(EDGES_FROM_BYTE, tiles)
+
+
+def edges_to(tiles: int) -> int:
+    """The edges whose second tile is in ``tiles``."""
+    return union_by_byte(EDGES_TO_BYTE, tiles)
+
+
+def _balls() -> tuple[tuple[int, ...], ...]:
+    """``[r][loc]``: the tiles and center within r steps of ``loc`` (itself excluded)."""
+    result = []
+    for radius in range(4):
+        row = []
+        for loc in range(CENTER + 1):
+            ball = frontier = 1 << loc
+            for _ in range(radius):
+                frontier = neighbours_of(frontier)
+                ball |= frontier
+            row.append(ball & ~(1 << loc))
+        result.append(tuple(row))
+    return tuple(result)
+
+
+BALLS: Final = _balls()
+#: _search results by its arguments (a search depends on nothing else), packed into one
+#: int key (``reach_key``): an int hashes and compares faster than a tuple
+REACH: Final[dict[int, tuple[int, int]]] = {}
+REACH_LIMIT: Final = 100_000
+
+
+def reach_key(reach: int, src: int, stop: int) -> int:
+    """The ``REACH`` key of a search (reach < 8, src < 64). Runner ranges go up to 4
+    (B9), so the reach takes three bits: with two, a reach of 4 ran into the source's
+    lowest bit and a runner on an even tile was given the moves of the next tile's."""
+    return (stop << 6 | src) << 3 | reach
+
+
+def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
+    """Breadth-first from the tile (or center) ``src``, ``reach`` steps over tiles and
+    the center, never through those in ``stop``: (the locations seen, src excluded;
+    those passed, from which the search went on). Remembered in ``REACH``."""
+    visited = frontier = 1 << src
+    passed = 0
+    for _ in range(reach):
+        if not frontier:
+            break
+        passed |= frontier
+        new = neighbours_of(frontier) & ~visited
+        visited |= new
+        frontier = new & ~stop
+    if len(REACH) >= REACH_LIMIT:
+        REACH.clear()
+    found = REACH[reach_key(reach, src, stop)] = (visited & ~(1 << src), passed)
+    return found
+
+
+def locs_of(mask: int) -> list[int]:
+    """The set bits of a mask (below 56: locations, edges), in increasing order."""
+    out: list[int] = []
+    k = 0
+    while mask:
+        out += LOCS_BY_BYTE[k][mask & 255]
+        mask >>= 8
+        k += 1
+    return out
