@@ -3,12 +3,10 @@ and hashing by value, pickling, and the two ``evolve`` functions agree."""
 
 from __future__ import annotations
 
-import ast
 import copy
 import pickle
 import random
 from dataclasses import FrozenInstanceError
-from pathlib import Path
 
 import pytest
 
@@ -28,6 +26,7 @@ from koth.games.board.state import (
     position_text,
 )
 from tests.games.board.helpers import loc, make_state, play
+from tests.games.native_state import field_lists
 
 
 def some_states() -> list[BoardState]:
@@ -170,46 +169,14 @@ def test_every_action_pickles_and_copies_in_both_builds(num_players: int) -> Non
             assert copied == action and type(copied) is type(action)
 
 
-def _state_source() -> ast.Module:
-    # the source, not the imported module: the compiled build imports a shared library
-    source = Path(__file__).resolve().parents[3] / "src" / "koth" / "games" / "board" / "state.py"
-    return ast.parse(source.read_text(encoding="utf-8"))
-
-
-def _function(tree: ast.AST, name: str) -> ast.FunctionDef:
-    return next(
-        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == name
-    )
-
-
 def test_every_list_of_the_fields_is_field_names_in_order() -> None:
     """The field list is written in several places for speed (``__init__``, ``fields``,
     ``evolve``, the class annotations, the JSON): each one is read from the source and
     compared with FIELD_NAMES, so a field added to one and missed in another fails
     here rather than by luck."""
-    tree = _state_source()
-    board_state = next(
-        node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "BoardState"
-    )
-    annotated = [
-        node.target.id
-        for node in board_state.body
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-    ]
-    init = _function(board_state, "__init__")
-    returned = _function(board_state, "fields").body[-1]
-    assert isinstance(returned, ast.Return) and isinstance(returned.value, ast.Tuple)
-    listed = [node.attr for node in returned.value.elts if isinstance(node, ast.Attribute)]
-    evolve_source = _function(tree, "evolve")
-    call = evolve_source.body[-1]
-    assert isinstance(call, ast.Return) and isinstance(call.value, ast.Call)
-    passed = [keyword.arg for keyword in call.value.keywords]
     expected = list(FIELD_NAMES)
-    assert annotated == expected
-    assert [arg.arg for arg in init.args.args[1:]] == expected
-    assert listed == expected
-    assert [arg.arg for arg in evolve_source.args.kwonlyargs] == expected
-    assert passed == expected
+    for where, names in field_lists("games/board/state.py", "BoardState").items():
+        assert names == expected, where
     json_keys = list(state_to_json(some_states()[1]))
     assert json_keys == [name for name in expected if name != "occupied"]  # derived
 

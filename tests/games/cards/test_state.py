@@ -4,12 +4,10 @@ constructors agree."""
 
 from __future__ import annotations
 
-import ast
 import copy
 import pickle
 import random
 from dataclasses import FrozenInstanceError
-from pathlib import Path
 
 import pytest
 
@@ -30,6 +28,7 @@ from koth.games.cards.state import (
     new_state,
     new_state_compiled,
 )
+from tests.games.native_state import field_lists
 
 
 def some_states() -> list[CardsState]:
@@ -157,54 +156,14 @@ def test_the_game_pickles_and_plays_alike_after() -> None:
     assert random_game(rebuilt, 4).data == random_game(game, 4).data
 
 
-def _state_source() -> ast.Module:
-    # the source, not the imported module: the compiled build imports a shared library
-    source = Path(__file__).resolve().parents[3] / "src" / "koth" / "games" / "cards" / "state.py"
-    return ast.parse(source.read_text(encoding="utf-8"))
-
-
-def _function(tree: ast.AST, name: str) -> ast.FunctionDef:
-    return next(
-        node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == name
-    )
-
-
-def _passed(function: ast.FunctionDef) -> list[str]:
-    call = function.body[-1]
-    assert isinstance(call, ast.Return) and isinstance(call.value, ast.Call)
-    if call.value.keywords:
-        return [str(keyword.arg) for keyword in call.value.keywords]
-    return [arg.id for arg in call.value.args if isinstance(arg, ast.Name)]
-
-
 def test_every_list_of_the_fields_is_field_names_in_order() -> None:
     """The field list is written in several places for speed (``__init__``, ``fields``,
     ``new_state``, ``evolve``, the class annotations, the JSON): each one is read from
     the source and compared with FIELD_NAMES, so a field added to one and missed in
     another fails here rather than by luck."""
-    tree = _state_source()
-    cards_state = next(
-        node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "CardsState"
-    )
-    annotated = [
-        node.target.id
-        for node in cards_state.body
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-    ]
-    init = _function(cards_state, "__init__")
-    returned = _function(cards_state, "fields").body[-1]
-    assert isinstance(returned, ast.Return) and isinstance(returned.value, ast.Tuple)
-    listed = [node.attr for node in returned.value.elts if isinstance(node, ast.Attribute)]
-    new_source = _function(tree, "new_state")
-    evolve_source = _function(tree, "evolve")
     expected = list(FIELD_NAMES)
-    assert annotated == expected
-    assert [arg.arg for arg in init.args.args[1:]] == expected
-    assert listed == expected
-    assert [arg.arg for arg in new_source.args.args] == expected
-    assert _passed(new_source) == expected
-    assert [arg.arg for arg in evolve_source.args.kwonlyargs] == expected
-    assert _passed(evolve_source) == expected
+    for where, names in field_lists("games/cards/state.py", "CardsState").items():
+        assert names == expected, where
     json_keys = set(state_to_json(some_states()[1]))
     assert json_keys == set(expected)
 
