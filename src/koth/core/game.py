@@ -210,6 +210,16 @@ class Game(ABC, Generic[S, A, P]):
     def __hash__(self) -> int:
         return hash((self.name, self.params))
 
+    def bind_steps(self, steps: object, owner: type[Game[Any, Any, Any]], *names: str) -> None:
+        """Answer the per-step calls ``names`` with ``steps``' own bound methods (a rules
+        object, compiled in the compiled build), unless a subclass of ``owner`` overrides
+        one. Every step of a playout or search calls them; bound on the instance they skip
+        the interpreted forwarding frame of ``owner``'s methods, which stay as the
+        documented, typed interface."""
+        for name in names:
+            if getattr(type(self), name) is getattr(owner, name):
+                setattr(self, name, getattr(steps, name))
+
     def __reduce__(self) -> tuple[type[Game[S, A, P]], tuple[P]]:
         # A game is its class and parameters: pickling (worker processes, Ray) and
         # copying rebuild what a game derives from them (rules tables, compiled rules

@@ -24,9 +24,6 @@ from koth.games.board.render import render_text
 from koth.games.board.rules import Rules
 from koth.games.board.state import BoardState, position_text
 
-#: the methods whose calls BoardGame hands straight to its rules
-_FORWARDED = ("to_move", "chance_outcomes", "legal_actions", "apply")
-
 
 @register_game
 class BoardGame(Game[BoardState, Action, BoardParams]):
@@ -37,14 +34,11 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
 
     def __init__(self, params: Mapping[str, Any] | BoardParams | None = None, **overrides: Any):
         super().__init__(params, **overrides)
-        self.rules = rules = Rules(self.params)
+        self.rules = Rules(self.params)
         self._num_actions = act.num_actions(self.params.num_players)
-        # Every step of a playout or search calls these; the rules' own bound methods
-        # answer them without the forwarding frames of the methods below (which stay
-        # as the documented, typed interface), unless a subclass overrides one.
-        for name in _FORWARDED:
-            if getattr(type(self), name) is getattr(BoardGame, name):
-                setattr(self, name, getattr(rules, name))
+        self.bind_steps(
+            self.rules, BoardGame, "to_move", "chance_outcomes", "legal_actions", "apply"
+        )
 
     @property
     def num_players(self) -> int:

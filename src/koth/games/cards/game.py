@@ -22,9 +22,6 @@ from koth.games.cards.params import CardsParams
 from koth.games.cards.serialize import state_from_json, state_to_json
 from koth.games.cards.state import DISCARDED, CardsState, CardTermination, Phase
 
-#: the methods whose calls CardsGame hands straight to its compiled step object
-_FORWARDED = ("to_move", "chance_outcomes", "legal_actions", "apply", "apply_joint")
-
 
 @register_game
 class CardsGame(Game[CardsState, CardsAction, CardsParams]):
@@ -46,14 +43,16 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
 
     def __init__(self, params: Any = None, **overrides: Any) -> None:
         super().__init__(params, **overrides)
-        self.rules = steps = CardsRules(self.params)
-        # Every step of a playout or search calls these; the step object's own bound
-        # methods (compiled in the compiled build) answer them without the forwarding
-        # frames of the methods below (which stay as the documented, typed interface),
-        # unless a subclass overrides one.
-        for name in _FORWARDED:
-            if getattr(type(self), name) is getattr(CardsGame, name):
-                setattr(self, name, getattr(steps, name))
+        self.rules = CardsRules(self.params)
+        self.bind_steps(
+            self.rules,
+            CardsGame,
+            "to_move",
+            "chance_outcomes",
+            "legal_actions",
+            "apply",
+            "apply_joint",
+        )
 
     def to_move(self, state: CardsState) -> ToMove:
         return self.rules.to_move(state)
