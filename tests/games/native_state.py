@@ -1,4 +1,5 @@
-"""Reading a native state class's field lists from its source.
+"""Checks shared by the native state classes: their field lists, read from the source,
+and their immutability.
 
 A state class compiled as a native class (``BoardState``, ``CardsState``) writes its
 field list out in several places for speed: the annotations, ``__init__``, ``fields``,
@@ -10,7 +11,10 @@ fails a test rather than a game.
 from __future__ import annotations
 
 import ast
+from dataclasses import FrozenInstanceError
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "koth"
 
@@ -65,3 +69,19 @@ def field_lists(module: str, class_name: str) -> dict[str, list[str]]:
         lists["new_state arguments"] = [arg.arg for arg in new_state.args.args]
         lists["new_state passes"] = _passed(new_state)
     return lists
+
+
+def assert_field_is_frozen(state: object, name: str) -> None:
+    """Assigning or deleting the field ``name`` of ``state`` is refused, naming it, and
+    leaves it as it was."""
+    before = getattr(state, name)
+    with pytest.raises(FrozenInstanceError, match=name):
+        setattr(state, name, before)
+    with pytest.raises(FrozenInstanceError, match=name):
+        delattr(state, name)
+    assert getattr(state, name) == before
+
+
+def assert_no_attribute_can_be_added(state: object) -> None:
+    with pytest.raises((FrozenInstanceError, AttributeError)):
+        state.colour = "red"  # type: ignore[attr-defined]
