@@ -51,7 +51,9 @@ def test_sigterm_stops_the_workers_and_keeps_the_finished_games(tmp_path: Path) 
         "--agents",
         "random,random",
         "--games",
-        "5000",
+        # far more than two workers finish before the signal: 5,000 random card games
+        # once took longer than the wait below, and no longer do
+        "200000",
         "--workers",
         "2",
         "--out",
