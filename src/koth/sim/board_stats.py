@@ -16,7 +16,6 @@ from koth.core.players import CHANCE
 from koth.core.state import GameState
 from koth.games.board import BoardState, Phase
 from koth.games.board.actions import (
-    PAY_PAIR,
     Ally,
     Answer,
     Attack,
@@ -28,6 +27,7 @@ from koth.games.board.actions import (
     Swap,
     TurnRing,
 )
+from koth.games.board.notes import DiceForfeited, turn_end_notes
 from koth.games.board.tables import (
     BLOCKER,
     CENTER,
@@ -114,22 +114,6 @@ def action_group(before: BoardState, player: int, action: Any) -> str:
     return type(action).__name__.lower()
 
 
-def dice_paid(before: BoardState, action: Any) -> tuple[int, int]:
-    """(the player who pays, how many dice) for one decision (B7): one die per action,
-    two turning dice for a move paid ``by pair``; an alliance is paid by the offering
-    player when the helper accepts."""
-    active = before.active() if before.order else 0
-    if isinstance(action, Recruit | TurnRing | MoveArea | Swap):
-        return active, 1
-    if isinstance(action, Move):
-        return active, 2 if action.pay == PAY_PAIR else 1
-    if isinstance(action, Attack):
-        return active, sum(2 if pay == PAY_PAIR else 1 for pay in action.pays)
-    if isinstance(action, Answer) and action.accept and before.offer is not None:
-        return active, 2 if before.offer.pay == PAY_PAIR else 1
-    return active, 0
-
-
 def _turn_index(s: BoardState) -> int:
     """Turns begun so far; a turn end moves it on by one (a skipped turn too, B7.2)."""
     return max(0, s.round - 1) * 2 * len(s.order) + s.turn
@@ -182,10 +166,10 @@ def board_stats(game: Game[Any, Any, Any], state: GameState[Any, Any]) -> dict[s
                 _credit_kills(kills, player, "fighter", deaths)
             elif isinstance(action, Answer) and before.offer is not None:
                 _credit_kills(kills, before.active(), "fighter", deaths, player)
-            payer, paid = dice_paid(before, action)
-            for q in range(n):
-                spent = len(before.dice[q]) - len(after.dice[q]) - (paid if q == payer else 0)
-                forfeited[q] += max(0, spent)
+        if len(actions) == 1:  # the dice given up when a turn ends (B7.1), as the rules say
+            for note in turn_end_notes(game.params, before, after, actions[0][1]):
+                if isinstance(note, DiceForfeited):
+                    forfeited[note.seat] += note.count
         if before.phase in (Phase.TURN, Phase.ANSWER, Phase.ALLY_DIE):
             ends = _turn_index(after) - _turn_index(before)
             if after.phase == Phase.OVER:
