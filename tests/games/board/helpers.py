@@ -59,7 +59,7 @@ def make_state(
         area_of=tuple(range(1, n + 1)),
         area_pos=area_pos if area_pos is not None else tuple(range(0, 2 * n, 2)),
         order=tuple(range(n)),
-        units=tuple(flat),
+        units=bytes(flat),
         hand=tuple(hand),
         excluded=excluded or (-1,) * n,
         used_types=(7,) * n if excluded is None else tuple(7 & ~(1 << e) for e in excluded),

@@ -172,7 +172,7 @@ _TerrainMasks = tuple[int, int, int, int, int, int, int]
 
 
 def _fighter_origins(
-    units: tuple[int, ...], area_of: tuple[int, ...], attached: tuple[int, ...], q: int, target: int
+    units: bytes, area_of: tuple[int, ...], attached: tuple[int, ...], q: int, target: int
 ) -> list[int]:
     """The slots around ``target`` from which player ``q``'s fighters may assault it: the
     tiles (and center) holding one, or ``q``'s own area when it touches ``target``."""

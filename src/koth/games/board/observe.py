@@ -102,7 +102,7 @@ def resample_hidden(
 def unit_code(state: BoardState, player: int, loc: int) -> str:
     """e.g. ``R1F2``: one player's units on one location."""
     k = player * STRIDE + loc * 3
-    return _code_of(state.units[k : k + 3])
+    return _code_of(tuple(state.units[k : k + 3]))
 
 
 #: the code of each (runners, fighters, blockers) count met so far (a few dozen)
@@ -117,7 +117,7 @@ def _code_of(counts: tuple[int, ...]) -> str:
     return code
 
 
-def units_view(units: tuple[int, ...], n: int) -> dict[str, dict[str, str]]:
+def units_view(units: bytes, n: int) -> dict[str, dict[str, str]]:
     """The ``units`` part of a view: per occupied location, each player's unit code.
 
     Every view of every decision builds this, so each player's counts are read as

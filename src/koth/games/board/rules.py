@@ -106,7 +106,7 @@ class Rules(LegalActions):
             area_of=(0,) * n,
             area_pos=(-1,) * n,
             order=tuple(range(n)),
-            units=(0,) * (STRIDE * n),
+            units=bytes(STRIDE * n),
             hand=UNITS_PER_PLAYER * n,
             excluded=(-1,) * n,
             used_types=(0,) * n,
@@ -228,7 +228,7 @@ class Rules(LegalActions):
         if isinstance(action, Recruit):
             new_hand = list(s.hand)
             new_hand[p * 3 + action.unit] -= 1
-            new_units = list(s.units)
+            new_units = bytearray(s.units)
             new_occupied = list(s.occupied)
             _add_unit(new_units, new_occupied, p, CENTER + s.area_of[p], action.unit)
             used = (*s.used_types[:p], s.used_types[p] | 1 << action.unit, *s.used_types[p + 1 :])
@@ -236,7 +236,7 @@ class Rules(LegalActions):
             return self._after_action(
                 evolve(
                     s,
-                    units=tuple(new_units),
+                    units=bytes(new_units),
                     hand=tuple(new_hand),
                     occupied=tuple(new_occupied),
                     used_types=used,
@@ -273,25 +273,24 @@ class Rules(LegalActions):
         raise ValueError(f"{action} is not a turn action")
 
     def _rotate(self, s: BoardState, ring: int, right: bool) -> BoardState:
+        """Turning right, what stood at index i of the ring goes to i + 1 (6 to 0)."""
         start = (ring - 1) * RING_SIZE
-        shift = 1 if right else -1
-        terrain = list(s.terrain)
-        old_terrain = s.terrain[start : start + RING_SIZE]
-        units = list(s.units)
-        occupied = [_rotate_ring(mask, start, right) for mask in s.occupied]
-        for i in range(RING_SIZE):
-            j = (i + shift) % RING_SIZE
-            terrain[start + j] = old_terrain[i]
+        end = start + RING_SIZE
+        old = s.terrain[start:end]
+        turned = old[-1:] + old[:-1] if right else old[1:] + old[:1]
+        terrain = s.terrain[:start] + turned + s.terrain[end:]
+        units = bytearray(s.units)
         for q in range(self.n):
             lo = q * STRIDE + start * 3
-            old = s.units[lo : lo + RING_SIZE * 3]
-            for i in range(RING_SIZE):
-                j = (i + shift) % RING_SIZE
-                units[lo + j * 3 : lo + j * 3 + 3] = old[i * 3 : i * 3 + 3]
-        return evolve(s, terrain=tuple(terrain), units=tuple(units), occupied=tuple(occupied))
+            hi = lo + RING_SIZE * 3
+            counts = s.units[lo:hi]
+            # three counts per tile: a turn moves each tile's counts by three bytes
+            units[lo:hi] = counts[-3:] + counts[:-3] if right else counts[3:] + counts[:3]
+        occupied = tuple([_rotate_ring(mask, start, right) for mask in s.occupied])
+        return evolve(s, terrain=terrain, units=bytes(units), occupied=occupied)
 
     def _kill_runners(
-        self, units: list[int], hand: list[int], occupied: list[int], p: int, loc: int
+        self, units: bytearray, hand: list[int], occupied: list[int], p: int, loc: int
     ) -> None:
         """A fighter of ``p`` entered ``loc``: every enemy runner there dies (B11)."""
         for q in range(self.n):
@@ -304,9 +303,9 @@ class Rules(LegalActions):
 
     def _move(
         self, s: BoardState, p: int, t: int, src: int, dst: int
-    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    ) -> tuple[bytes, tuple[int, ...], tuple[int, ...]]:
         """(units, hand, occupied) after ``p`` moved a unit of type ``t``."""
-        units = list(s.units)
+        units = bytearray(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
         _remove_unit(units, occupied, p, src, t)
@@ -318,15 +317,15 @@ class Rules(LegalActions):
                     _remove_unit(units, occupied, q, dst, FIGHTER)
                     hand[q * 3 + 1] += 1
                     hand[p * 3 + 1] += 1
-                    return tuple(units), tuple(hand), tuple(occupied)
+                    return bytes(units), tuple(hand), tuple(occupied)
             self._kill_runners(units, hand, occupied, p, dst)
         elif t == BLOCKER:
             self._push(units, hand, occupied, p, src, dst)
         _add_unit(units, occupied, p, dst, t)
-        return tuple(units), tuple(hand), tuple(occupied)
+        return bytes(units), tuple(hand), tuple(occupied)
 
     def _push(
-        self, units: list[int], hand: list[int], occupied: list[int], p: int, src: int, dst: int
+        self, units: bytearray, hand: list[int], occupied: list[int], p: int, src: int, dst: int
     ) -> None:
         """B12: enemy runners on ``dst`` go one ring outward (from ring 1 or the center:
         to the blocker's origin); one that finds no room (or an area) there dies."""
@@ -352,7 +351,7 @@ class Rules(LegalActions):
 
     def _enter_after_fight(
         self,
-        units: list[int],
+        units: bytearray,
         hand: list[int],
         occupied: list[int],
         q: int,
@@ -374,7 +373,7 @@ class Rules(LegalActions):
 
     def _kill_blocker(
         self,
-        units: list[int],
+        units: bytearray,
         hand: list[int],
         occupied: list[int],
         order: tuple[int, ...],
@@ -387,21 +386,21 @@ class Rules(LegalActions):
 
     def _assault(
         self, s: BoardState, p: int, action: Attack
-    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        units = list(s.units)
+    ) -> tuple[bytes, tuple[int, ...], tuple[int, ...]]:
+        units = bytearray(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
         _remove_unit(units, occupied, p, action.lose, FIGHTER)
         hand[p * 3 + 1] += 1
         self._kill_blocker(units, hand, occupied, s.order, p, action.target)
         self._enter_after_fight(units, hand, occupied, p, action.keep, action.target)
-        return tuple(units), tuple(hand), tuple(occupied)
+        return bytes(units), tuple(hand), tuple(occupied)
 
     def _answer(self, s: BoardState, offer: Ally, accept: bool) -> BoardState:
         active = s.active()
         if not accept:
             return evolve(s, phase=Phase.TURN, offer=None, declined=s.declined | 1 << offer.helper)
-        units = list(s.units)
+        units = bytearray(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
         # the blocker's owner is neither of the allies (B13, B12.4)
@@ -409,7 +408,7 @@ class Rules(LegalActions):
         return evolve(
             s,
             phase=Phase.ALLY_DIE,
-            units=tuple(units),
+            units=bytes(units),
             hand=tuple(hand),
             occupied=tuple(occupied),
             slots=s.slots + 1,
@@ -418,7 +417,7 @@ class Rules(LegalActions):
 
     def _alliance_fight(self, s: BoardState, offer: Ally, face: int) -> BoardState:
         active = s.active()
-        units = list(s.units)
+        units = bytearray(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
         if face <= 3:
@@ -442,7 +441,7 @@ class Rules(LegalActions):
             s,
             phase=Phase.TURN,
             offer=None,
-            units=tuple(units),
+            units=bytes(units),
             hand=tuple(hand),
             occupied=tuple(occupied),
         )
@@ -581,13 +580,13 @@ def _side_rank(
     return (sum(points[q] for q in side), active in side, -min(order.index(q) for q in side))
 
 
-def _add_unit(units: list[int], occupied: list[int], q: int, loc: int, t: int) -> None:
+def _add_unit(units: bytearray, occupied: list[int], q: int, loc: int, t: int) -> None:
     """One unit of type ``t`` of ``q`` arrives at ``loc`` (counts and occupancy mask)."""
     units[q * STRIDE + loc * 3 + t] += 1
     occupied[q * 3 + t] |= 1 << loc
 
 
-def _remove_unit(units: list[int], occupied: list[int], q: int, loc: int, t: int) -> None:
+def _remove_unit(units: bytearray, occupied: list[int], q: int, loc: int, t: int) -> None:
     """One unit of type ``t`` of ``q`` leaves ``loc``; its bit goes with the last one."""
     k = q * STRIDE + loc * 3 + t
     units[k] -= 1

@@ -49,7 +49,7 @@ def state_from_json(data: JSON, num_players: int) -> BoardState:
             area_of=ints("area_of"),
             area_pos=ints("area_pos"),
             order=ints("order"),
-            units=ints("units"),
+            units=bytes(ints("units")),  # ValueError for a count outside 0..255
             hand=ints("hand"),
             excluded=ints("excluded"),
             used_types=ints("used_types"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import FrozenInstanceError
 from typing import Final
 
@@ -68,7 +69,7 @@ FIELD_NAMES: Final = (
 )
 
 
-def occupancy_masks(units: tuple[int, ...]) -> tuple[int, ...]:
+def occupancy_masks(units: bytes) -> tuple[int, ...]:
     """``BoardState.occupied`` computed from ``units``: per player and unit type
     (``[player * 3 + unit_type]``), the mask of the locations holding such a unit."""
     masks = [0] * (len(units) // NUM_LOCS)
@@ -83,7 +84,10 @@ class BoardState:
     """Everything about one game, secrets (excluded unit types) included.
 
     ``units`` is flat: ``units[(player * 33 + loc) * 3 + unit_type]`` counts one player's
-    units of one type at one location; ``hand[player * 3 + unit_type]`` the units in hand.
+    units of one type at one location (a ``bytes``: every action copies it, and a copy of
+    bytes is one memory copy, where a tuple of 198 ints costs a reference count per item
+    twice over and is watched by the garbage collector; no count comes near 256);
+    ``hand[player * 3 + unit_type]`` the units in hand.
     ``occupied[player * 3 + unit_type]`` is the bit mask (bit ``loc``) of the locations
     where that count is not zero: derived from ``units``, computed from it when a state
     is built without it, and kept up to date by the rules, which change a few bits per
@@ -105,7 +109,7 @@ class BoardState:
     area_of: tuple[int, ...]  # per seat: its starting area number (0 before the draw)
     area_pos: tuple[int, ...]  # per area number - 1: the outer index it touches, or -1
     order: tuple[int, ...]  # seats in turn order (area 1's owner first)
-    units: tuple[int, ...]
+    units: bytes
     hand: tuple[int, ...]
     excluded: tuple[int, ...]  # per seat: excluded unit type, -1 for none
     used_types: tuple[int, ...]  # per seat: bit mask of unit types ever recruited (public)
@@ -128,7 +132,7 @@ class BoardState:
         area_of: tuple[int, ...],
         area_pos: tuple[int, ...],
         order: tuple[int, ...],
-        units: tuple[int, ...],
+        units: bytes,
         hand: tuple[int, ...],
         excluded: tuple[int, ...],
         used_types: tuple[int, ...],
@@ -218,7 +222,7 @@ class BoardState:
         return self.order[self.turn % len(self.order)]
 
 
-def units_code(counts: tuple[int, ...]) -> str:
+def units_code(counts: Sequence[int]) -> str:
     """``R1F2``: counts of (runners, fighters, blockers), as the test builders write them."""
     return "".join(f"{UNIT_LETTERS[t]}{count}" for t, count in enumerate(counts) if count)
 
@@ -273,7 +277,7 @@ def evolve(
     area_of: tuple[int, ...] | _Keep = KEEP,
     area_pos: tuple[int, ...] | _Keep = KEEP,
     order: tuple[int, ...] | _Keep = KEEP,
-    units: tuple[int, ...] | _Keep = KEEP,
+    units: bytes | _Keep = KEEP,
     hand: tuple[int, ...] | _Keep = KEEP,
     excluded: tuple[int, ...] | _Keep = KEEP,
     used_types: tuple[int, ...] | _Keep = KEEP,
