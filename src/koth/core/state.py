@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeGuard, TypeVar
 
 from koth.core.chance import sample_outcome
 from koth.core.errors import (
@@ -20,6 +20,7 @@ from koth.core.errors import (
     NotYourTurnError,
 )
 from koth.core.history import HistoryEntry, joint_move, single_move
+from koth.core.offered import ActionList
 from koth.core.outcome import Outcome
 from koth.core.players import CHANCE, SIMULTANEOUS, NodeKind, PlayerId, ToMove
 
@@ -43,6 +44,18 @@ def _covers(actions: Mapping[PlayerId, Any], players: tuple[PlayerId, ...]) -> b
         if player not in actions:
             return False
     return True
+
+
+def _offered(action: object, offered: Sequence[A]) -> TypeGuard[A]:
+    """Whether ``action`` is one of the very objects ``offered`` (agents and playouts
+    hand those back): an identity scan, or the ``ActionList``'s own test, which builds
+    none of its items."""
+    if isinstance(offered, ActionList):
+        return offered.holds(action)
+    for candidate in offered:  # noqa: SIM110  (as in _covers)
+        if candidate is action:
+            return True
+    return False
 
 
 def _increasing(players: tuple[PlayerId, ...]) -> bool:
@@ -116,7 +129,9 @@ class GameState(Generic[S, A]):
         # cache (simultaneous nodes, other players): a random playout's every decision
         # reads them twice (listing, then the legality check), through one slot.
         self._mover_legal: Sequence[A] | None = None
-        self._legal_cache: dict[PlayerId, Sequence[A]] = {}
+        # the legal actions of every other player asked for (made when first needed:
+        # a playout asks only the mover's)
+        self._legal_cache: dict[PlayerId, Sequence[A]] | None = None
         self._legal_sets: dict[PlayerId, frozenset[A]] | None = None  # made when needed
         self._chance: Sequence[tuple[A, float]] | None = None
 
@@ -216,11 +231,10 @@ class GameState(Generic[S, A]):
             if to_move.kind is _PLAYER:
                 mover = to_move.players[0]
                 legal = self._game_legal(self._data, mover)
-                self._mover_legal = self._legal_cache[mover] = legal
+                self._mover_legal = legal
                 return legal
             player = self._default_player(None)
-        cached = self._legal_cache.get(player)
-        return cached if cached is not None else self._legal(player)
+        return self._legal(player)
 
     def legal_action_ids(self, player: PlayerId | None = None) -> list[int]:
         return [self.game.action_id(a) for a in self.legal_actions(player)]
@@ -252,7 +266,6 @@ class GameState(Generic[S, A]):
         kind = to_move.kind
         # Fast path: one of the very objects this node offers (what agents and playouts
         # hand back) is well formed and legal, so parsing and the full check are skipped.
-        # The identity scans are inlined: one of them runs at every step of a playout.
         if kind is _PLAYER:
             mover = to_move.players[0]
             if player is not None and player != mover:
@@ -262,12 +275,11 @@ class GameState(Generic[S, A]):
             offered = self._mover_legal
             if offered is None:
                 offered = self._legal(mover)
-            for candidate in offered:
-                if candidate is action:
-                    break
+            if _offered(action, offered):
+                parsed: A = action
             else:
-                action = self._parse(action)
-                self._check_legal(mover, action)
+                parsed = self._parse(action)
+                self._check_legal(mover, parsed)
         elif kind is _CHANCE_NODE:
             mover = CHANCE
             if player is not None and player != mover:
@@ -282,10 +294,11 @@ class GameState(Generic[S, A]):
             pairs: Sequence[tuple[A, object]] = outcomes
             for pair in pairs:
                 if pair[0] is action:
+                    parsed = pair[0]
                     break
             else:
-                action = self._parse(action)
-                self._check_legal(mover, action)
+                parsed = self._parse(action)
+                self._check_legal(mover, parsed)
         elif kind is _TERMINAL:
             raise GameOverError(f"the game is over; no action is accepted ({action!s})")
         else:
@@ -297,7 +310,6 @@ class GameState(Generic[S, A]):
                 "submitted together as one joint move (apply_actions)",
                 rule=rule,
             )
-        parsed: A = action
         self._advance(self._apply(self._data, mover, parsed), mover, parsed)
         return parsed
 
@@ -332,17 +344,13 @@ class GameState(Generic[S, A]):
                 )
         parsed: dict[PlayerId, A] = {}
         unchecked: list[PlayerId] = []
-        legal_cache = self._legal_cache
         # by player: then the acting players, when they are listed in increasing order
         # (the usual case), are the submitters in order without a sort
         for p in acting if covered and _increasing(acting) else sorted(actions):
             given = actions[p]
             # legal as given when it is one of the very objects offered (see apply_action)
-            offered = legal_cache.get(p)
-            for candidate in offered if offered is not None else self._legal(p):
-                if candidate is given:
-                    parsed[p] = given
-                    break
+            if _offered(given, self._legal(p)):
+                parsed[p] = given
             else:
                 parsed[p] = self._parse(given)
                 unchecked.append(p)
@@ -411,7 +419,15 @@ class GameState(Generic[S, A]):
         raise ValueError("a simultaneous node: name the player whose legal actions you want")
 
     def _legal(self, player: PlayerId) -> Sequence[A]:
-        cached = self._legal_cache.get(player)
+        mover_legal = self._mover_legal
+        if mover_legal is not None:
+            to_move = self._to_move  # set, as it was when the mover's list was made
+            if to_move is not None and to_move.players[0] == player:
+                return mover_legal
+        legal_cache = self._legal_cache
+        if legal_cache is None:
+            legal_cache = self._legal_cache = {}
+        cached = legal_cache.get(player)
         if cached is None:
             to_move = self.to_move()
             kind = to_move.kind
@@ -424,16 +440,15 @@ class GameState(Generic[S, A]):
                     self._mover_legal = actions
             else:
                 actions = []
-            self._legal_cache[player] = cached = actions
+            legal_cache[player] = cached = actions
         return cached
 
     def _is_legal(self, player: PlayerId, action: A) -> bool:
         legal = self._legal(player)
         # Agents usually hand back one of the very objects legal_actions() returned; an
-        # identity scan finds those without hashing the whole list.
-        for candidate in legal:
-            if candidate is action:
-                return True
+        # identity test finds those without hashing the whole list.
+        if _offered(action, legal):
+            return True
         legal_sets = self._legal_sets
         if legal_sets is None:
             legal_sets = self._legal_sets = {}
@@ -473,7 +488,7 @@ class GameState(Generic[S, A]):
         self._actions.append(action)
         self._to_move = None
         self._mover_legal = None
-        self._legal_cache = {}
+        self._legal_cache = None
         self._legal_sets = None
         self._chance = None
 

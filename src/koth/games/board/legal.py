@@ -7,6 +7,7 @@ from functools import reduce
 from operator import or_
 from typing import Final
 
+from koth.core.offered import as_sequence
 from koth.core.players import PlayerId
 from koth.games.board.actions import (
     DROPS,
@@ -19,14 +20,13 @@ from koth.games.board.actions import (
     Attack,
     End,
     Exclude,
-    Move,
     MoveArea,
     Place,
     Recruit,
     Roll,
-    Swap,
     TurnRing,
 )
+from koth.games.board.offers import MOVE_ROWS, SWAPS, TurnActions, move_row
 from koth.games.board.params import BoardParams
 from koth.games.board.state import BoardState, Phase
 from koth.games.board.tables import (
@@ -34,7 +34,6 @@ from koth.games.board.tables import (
     BALLS,
     CENTER,
     DIFFICULT,
-    EDGES,
     FIGHTER,
     LIGHT,
     NORMAL,
@@ -58,17 +57,8 @@ ROLL_OUTCOMES: Final[tuple[tuple[Action, float], ...]] = tuple(
     (Roll(f), 1 / 6) for f in range(1, 7)
 )
 ANSWERS: Final[tuple[Action, ...]] = (Answer(True), Answer(False))
-SWAPS: Final[tuple[Action, ...]] = tuple(Swap(a, b) for a, b in EDGES)
 RING_TURNS: Final[tuple[Action, ...]] = tuple(
     TurnRing(ring, right) for ring in range(1, 5) for right in (False, True)
-)
-#: every Move value, indexed like its action id, built once: construction is the hot path
-MOVES: Final[tuple[Move, ...]] = tuple(
-    Move(t, src, dst, payment)
-    for t in range(3)
-    for src in range(NUM_LOCS)
-    for dst in range(NUM_LOCS)
-    for payment in range(3)
 )
 AREA_MOVES: Final[tuple[MoveArea, ...]] = tuple(MoveArea(i) for i in range(RING_SIZE))
 #: per target tile (and the center): the mask of ORIGIN_SLOTS[target]
@@ -84,22 +74,16 @@ RECRUITS: Final[tuple[tuple[Action, Action], ...]] = tuple(
 
 #: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
 _IS_TERRAIN: Final = tuple(bytes(49 if v == kind else 48 for v in range(256)) for kind in range(3))
-#: ``MOVE_ROWS[(unit * NUM_LOCS + src) * 3 + pay][dst]``: the Move value
-MOVE_ROWS: Final[tuple[tuple[Move, ...], ...]] = tuple(
-    MOVES[(row // 3) * NUM_LOCS * 3 + row % 3 :: 3][:NUM_LOCS] for row in range(3 * NUM_LOCS * 3)
-)
-
-
 #: _moves_to results by ``dests << 10 | (unit * NUM_LOCS + src) * 8 + payments as a bit
 #: set`` (below 1024)
 _MOVES_TO: Final[dict[int, tuple[Action, ...]]] = {}
 _MOVES_LIMIT: Final = 20_000
-#: Whether this module runs compiled. Then the move search appends each move from
-#: ``MOVE_ROWS`` as it walks the bits of its destinations (a memo hit cost more than
-#: walking the few bits, and one lookup in four missed: the key holds the whole mask),
-#: and ``terrain_masks`` reads the terrain tile by tile. Interpreted, every step of such
-#: a loop costs several bytecodes, and one memo lookup of a whole list per source, or
-#: ``bytes.translate``, is faster (docs/performance.md).
+#: Whether this module runs compiled. Then a turn's actions are a ``TurnActions``, which
+#: keeps each unit's destinations as a mask and builds the move that is read (a random
+#: playout reads one action of some sixty), and ``terrain_masks`` reads the terrain tile
+#: by tile. Interpreted, each read of such a list runs several Python calls, and the
+#: plain list (one memo lookup of a whole tuple of moves per source) and
+#: ``bytes.translate`` are faster (docs/performance.md).
 COMPILED: Final = not __file__.endswith(".py")
 
 
@@ -213,7 +197,7 @@ class LegalActions:
     #: tuple so that sharing the rules between threads stays safe
     _last_terrain: tuple[tuple[int, ...] | None, _TerrainMasks] = (None, (0,) * 7)
     #: (terrain, the swaps by placement of fighters and blockers) for the last terrain
-    #: met in ``_swaps_of``, likewise
+    #: met in ``_swaps``, likewise
     _last_swaps: tuple[tuple[int, ...] | None, dict[int, tuple[Action, ...]]] = (None, {})
     #: (area_pos, _attached(area_pos)) of the last placement of the areas met, likewise
     _last_attached: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
@@ -226,7 +210,7 @@ class LegalActions:
         return 0
 
     # ------------------------------------------------------------ legal actions
-    def legal_actions(self, s: BoardState, player: PlayerId) -> list[Action]:
+    def legal_actions(self, s: BoardState, player: PlayerId) -> Sequence[Action]:
         phase = s.phase
         if phase is Phase.TURN:
             return self.turn_actions(s, player) if player == s.active() else []
@@ -284,9 +268,14 @@ class LegalActions:
         self._last_attached = (area_pos, attached)
         return attached
 
-    def turn_actions(self, s: BoardState, p: int) -> list[Action]:
+    def turn_actions(self, s: BoardState, p: int) -> Sequence[Action]:
         """Every action of the active player ``p`` in a turn, in id order: recruits,
-        unit moves, assaults and alliance offers, turning, ends."""
+        unit moves, assaults and alliance offers, turning, ends. A ``TurnActions`` in
+        the compiled build, a list otherwise (``list_turn_actions``)."""
+        return self.list_turn_actions(s, p, COMPILED)
+
+    def list_turn_actions(self, s: BoardState, p: int, lazy: bool) -> Sequence[Action]:
+        """``turn_actions`` as a ``TurnActions`` (``lazy``) or as a list."""
         n_recruit, n_move, n_turn = die_counts(s.dice[p])
         hand = s.hand
         nothing_in_play = hand[p * 3] + hand[p * 3 + 1] + hand[p * 3 + 2] == TOTAL_UNITS
@@ -308,7 +297,14 @@ class LegalActions:
                         actions.append(RECRUITS[t][1])
 
         # Generate unit moves (B9-B12), then assaults (B11.2) and alliance offers (B13),
-        # each paid as a move may be paid now (B7, B7.4).
+        # each paid as a move may be paid now (B7, B7.4). Listed lazily, the moves are
+        # kept as (unit and origin, destinations) and what follows them is the tail.
+        head = actions
+        rows: list[int] = []
+        masks: list[int] = []
+        swaps = 0
+        if lazy:
+            actions = []
         pays = _PAYS[
             (4 if n_move else 0)
             + (2 if n_recruit and self.all_recruited(s, p) else 0)
@@ -316,7 +312,8 @@ class LegalActions:
         ]
         if pays and not nothing_in_play:
             terrain = self.terrain_masks(s.terrain)
-            enemy_blockers = self._add_unit_moves(s, p, pays, terrain, actions)
+            moves = None if lazy else actions
+            enemy_blockers = self._add_unit_moves(s, p, pays, terrain, moves, rows, masks)
             # blockers not on difficult terrain, next to (a slot of) an own fighter: the
             # others have no own fighter to assault or ally from
             own_fighters = s.occupied[p * 3 + FIGHTER]
@@ -338,10 +335,16 @@ class LegalActions:
             for i in range(RING_SIZE):
                 if attached[i] < 0:
                     actions.append(AREA_MOVES[i])
-            actions += self._swaps(s)
+            if lazy:
+                swaps = self._swap_mask(s)
+            else:
+                actions += self._swaps(s)
 
         # Generate the ends of the turn (B7, B7.1).
-        actions += self._ends(s, n_recruit, n_move, n_turn)
+        ends = self._ends(s, n_recruit, n_move, n_turn)
+        if lazy:
+            return as_sequence(TurnActions(head, rows, masks, pays, actions, swaps, ends))
+        actions += ends
         return actions
 
     def _add_unit_moves(
@@ -350,11 +353,15 @@ class LegalActions:
         p: int,
         pays: tuple[int, ...],
         terrain: _TerrainMasks,
-        actions: list[Action],
+        actions: list[Action] | None,
+        rows: list[int],
+        masks: list[int],
     ) -> int:
         """Append every move of one of ``p``'s units (B9-B12), with each payment of
-        ``pays``, in id order (``terrain``: ``terrain_masks`` of the state); returns the
-        mask of the enemy blockers (for the assaults)."""
+        ``pays``, in id order (``terrain``: ``terrain_masks`` of the state), to
+        ``actions``; or, without ``actions``, append each moving unit's ``move_row`` to
+        ``rows`` and its destinations to ``masks``. Returns the mask of the enemy
+        blockers (for the assaults)."""
         units = s.units
         occupied = s.occupied
         hp = p * 3
@@ -397,7 +404,6 @@ class LegalActions:
         pay_set = 0  # the payments as a bit set, for the memo of move lists
         for pay in pays:
             pay_set |= 1 << pay
-        one_pay = len(pays) == 1
         for t in range(3):  # RUNNER, FIGHTER, BLOCKER
             positions = occupied[hp + t]
             if not positions:
@@ -445,28 +451,14 @@ class LegalActions:
                         dests |= own_bit  # B3.1: back into the own area, a dead end
                 if not dests:
                     continue
-                if not COMPILED:
-                    moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
-                    if moves is None:
-                        moves = _moves_to(t, src, pays, dests)
-                    actions += moves
+                if actions is None:
+                    rows.append(move_row(t, src))
+                    masks.append(dests)
                     continue
-                # compiled: the moves straight from the table's rows, destination by
-                # destination, lowest first (as their ids go)
-                row = (t * NUM_LOCS + src) * 3
-                if one_pay:
-                    by_dst = MOVE_ROWS[row + pays[0]]
-                    while dests:
-                        low = dests & -dests
-                        dests ^= low
-                        actions.append(by_dst[low.bit_length() - 1])
-                else:
-                    while dests:
-                        low = dests & -dests
-                        dests ^= low
-                        dst = low.bit_length() - 1
-                        for pay in pays:
-                            actions.append(MOVE_ROWS[row + pay][dst])
+                moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
+                if moves is None:
+                    moves = _moves_to(t, src, pays, dests)
+                actions += moves
         return enemy_b
 
     def _assaults(
@@ -488,6 +480,8 @@ class LegalActions:
         # an ally is neither the attacker, nor one who declined this turn, nor (below)
         # the blocker's owner: with two players there is never one
         helpers = [q for q in range(n) if q != p and not (s.declined >> q) & 1] if n > 2 else []
+        if not pairs and not helpers:
+            return  # an assault needs the turn's first slot, an alliance an ally
         # every assault comes before every alliance offer: their ids are in that order
         origins_of = [(d, _fighter_origins(units, area_of, attached, p, d)) for d in targets]
         if pairs:
@@ -558,53 +552,65 @@ class LegalActions:
         self._last_terrain = (terrain, masks)
         return masks
 
-    def _swaps(self, s: BoardState) -> tuple[Action, ...]:
-        """B14: the terrain swaps allowed in ``s``."""
+    def _placement(self, s: BoardState) -> tuple[int, int]:
+        """The locations of every player's fighters, and of their blockers."""
         occupied = s.occupied
         fighters = blockers = 0
         for q in range(self.n):
             fighters |= occupied[q * 3 + 1]
             blockers |= occupied[q * 3 + 2]
-        return self._swaps_of(s.terrain, fighters, blockers)
+        return fighters, blockers
 
-    def _swaps_of(
-        self, terrain: tuple[int, ...], fighters: int, blockers: int
-    ) -> tuple[Action, ...]:
+    def _swap_mask(self, s: BoardState) -> int:
+        """B14: the terrain swaps allowed in ``s``, as a mask of ``EDGES``."""
+        fighters, blockers = self._placement(s)
+        return self._swap_edges(s.terrain, fighters, blockers)
+
+    def _swaps(self, s: BoardState) -> tuple[Action, ...]:
+        """B14: the terrain swaps allowed in ``s``, in id order. Units move a tile at a
+        time: the same placement comes back turn after turn, and its swaps are
+        remembered per terrain layout."""
+        fighters, blockers = self._placement(s)
+        terrain = s.terrain
+        last, memo = self._last_swaps
+        if last is not terrain:
+            memo = {}
+            self._last_swaps = (terrain, memo)
+        tiles = (1 << NUM_TILES) - 1
+        key = (fighters | blockers) & tiles
+        key = key << NUM_TILES | blockers & tiles
+        swaps = memo.get(key)
+        if swaps is None:
+            if len(memo) >= _SWAPS_LIMIT:
+                memo.clear()
+            allowed = self._swap_edges(terrain, fighters, blockers)
+            swaps = memo[key] = tuple([SWAPS[e] for e in locs_of(allowed)])
+        return swaps
+
+    def _swap_edges(self, terrain: tuple[int, ...], fighters: int, blockers: int) -> int:
         """B14: the terrain swaps allowed when ``fighters`` and ``blockers`` (location
-        masks, every player's) stand where they do, in id order. A tile may get
-        difficult terrain only when no fighter or blocker stands on it, normal terrain
-        only when no blocker does. Computed for all edges at once, as masks of edges."""
+        masks, every player's) stand where they do, as a mask of ``EDGES``. A tile may
+        get difficult terrain only when no fighter or blocker stands on it, normal
+        terrain only when no blocker does. Computed for all edges at once."""
         _, _, differ, a_difficult, b_difficult, a_not_light, b_not_light = self.terrain_masks(
             terrain
         )
         tiles = (1 << NUM_TILES) - 1
         occupied = (fighters | blockers) & tiles
         blockers &= tiles
-        # Units move a tile at a time: the same placement comes back turn after turn,
-        # and its swaps are remembered per terrain layout.
-        last, memo = self._last_swaps
-        if last is not terrain:
-            memo = {}
-            self._last_swaps = (terrain, memo)
-        key = occupied << NUM_TILES | blockers
-        swaps = memo.get(key)
-        if swaps is None:
-            # the edges whose first (a) or second (b) tile holds a fighter or blocker,
-            # or a blocker
-            a_occupied = edges_from(occupied)
-            b_occupied = edges_to(occupied)
-            a_blocker = edges_from(blockers)
-            b_blocker = edges_to(blockers)
-            refused = (
-                (b_difficult & a_occupied)
-                | (a_difficult & b_occupied)
-                | (b_not_light & a_blocker)
-                | (a_not_light & b_blocker)
-            )
-            if len(memo) >= _SWAPS_LIMIT:
-                memo.clear()
-            swaps = memo[key] = tuple([SWAPS[e] for e in locs_of(differ & ~refused)])
-        return swaps
+        # the edges whose first (a) or second (b) tile holds a fighter or blocker, or a
+        # blocker
+        a_occupied = edges_from(occupied)
+        b_occupied = edges_to(occupied)
+        a_blocker = edges_from(blockers)
+        b_blocker = edges_to(blockers)
+        refused = (
+            (b_difficult & a_occupied)
+            | (a_difficult & b_occupied)
+            | (b_not_light & a_blocker)
+            | (a_not_light & b_blocker)
+        )
+        return differ & ~refused
 
     def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> tuple[Action, ...]:
         # a pool holds at most four dice, so each count is below 5; slots used: 0 to 2

@@ -1,0 +1,169 @@
+"""A turn's legal actions as an ``ActionList``: unit moves kept as masks of destinations.
+
+About two thirds of a turn's actions are unit moves: a random playout reads one action
+of some sixty. ``TurnActions`` keeps each moving unit's destinations as one mask and
+builds a move only when it is read (the compiled build lists turns this way,
+docs/performance.md); the recruits before the moves and the other actions after them
+are plain lists, and the terrain swaps another mask.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from koth.core.offered import ActionList
+from koth.games.board.actions import Action, Move, Swap
+from koth.games.board.tables import EDGE_INDEX, EDGES, NUM_LOCS
+
+#: every Move value, indexed like its action id, built once: construction is the hot path
+MOVES: Final[tuple[Move, ...]] = tuple(
+    Move(t, src, dst, payment)
+    for t in range(3)
+    for src in range(NUM_LOCS)
+    for dst in range(NUM_LOCS)
+    for payment in range(3)
+)
+#: ``MOVE_ROWS[(unit * NUM_LOCS + src) * 3 + pay][dst]``: the Move value
+MOVE_ROWS: Final[tuple[tuple[Move, ...], ...]] = tuple(
+    MOVES[(row // 3) * NUM_LOCS * 3 + row % 3 :: 3][:NUM_LOCS] for row in range(3 * NUM_LOCS * 3)
+)
+#: every Swap value, indexed like ``EDGES``
+SWAPS: Final[tuple[Swap, ...]] = tuple(Swap(a, b) for a, b in EDGES)
+#: the number of set bits of each 16-bit value (a ``bytes``: read by index, unboxed)
+_BITS16: Final = bytes(bin(value).count("1") for value in range(1 << 16))
+
+
+def popcount(mask: int) -> int:
+    """The number of set bits of ``mask`` (below 2**64: locations, edges)."""
+    return (
+        _BITS16[mask & 0xFFFF]
+        + _BITS16[mask >> 16 & 0xFFFF]
+        + _BITS16[mask >> 32 & 0xFFFF]
+        + _BITS16[mask >> 48 & 0xFFFF]
+    )
+
+
+def move_row(unit: int, src: int) -> int:
+    """The first ``MOVE_ROWS`` index of a unit type's moves from ``src`` (add the pay)."""
+    return (unit * NUM_LOCS + src) * 3
+
+
+class TurnActions(ActionList[Action]):
+    """The actions of a turn in id order: ``head`` (recruits); per moving unit (type
+    and origin: ``rows``, from ``move_row``) its destinations ``masks``, each
+    destination with every payment of ``pays`` in turn; ``middle`` (assaults, alliance
+    offers, ring turns, area moves); the terrain swaps, a mask of ``EDGES``
+    (``swaps``); ``tail`` (the ends of the turn)."""
+
+    def __init__(
+        self,
+        head: list[Action],
+        rows: list[int],
+        masks: list[int],
+        pays: tuple[int, ...],
+        middle: list[Action],
+        swaps: int,
+        tail: tuple[Action, ...],
+    ) -> None:
+        super().__init__()
+        self.head = head
+        self.rows = rows
+        self.masks = masks
+        self.pays = pays
+        self.middle = middle
+        self.swaps = swaps
+        self.tail = tail
+        per_dst = len(pays)
+        counts: list[int] = []
+        num_moves = 0
+        for mask in masks:
+            count = popcount(mask) * per_dst
+            counts.append(count)
+            num_moves += count
+        self.counts = counts
+        # where each part starts
+        self.moves_at = moves_at = len(head)
+        self.middle_at = middle_at = moves_at + num_moves
+        self.swaps_at = swaps_at = middle_at + len(middle)
+        self.tail_at = tail_at = swaps_at + popcount(swaps)
+        self.size = tail_at + len(tail)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def item(self, index: int) -> Action:
+        if index >= self.middle_at:
+            if index >= self.tail_at:
+                return self.tail[index - self.tail_at]
+            if index < self.swaps_at:
+                return self.middle[index - self.middle_at]
+            return SWAPS[_nth_bit(self.swaps, index - self.swaps_at)]
+        if index < self.moves_at:
+            return self.head[index]
+        index -= self.moves_at
+        counts = self.counts
+        for segment in range(len(counts)):
+            count = counts[segment]
+            if index < count:
+                pays = self.pays
+                skip, pay = divmod(index, len(pays))
+                dst = _nth_bit(self.masks[segment], skip)
+                return MOVE_ROWS[self.rows[segment] + pays[pay]][dst]
+            index -= count
+        raise IndexError(index)  # unreachable: the counts add up to the moves
+
+    def build(self) -> list[Action]:
+        actions = list(self.head)
+        pays = self.pays
+        for row, mask in zip(self.rows, self.masks, strict=True):
+            while mask:  # destinations, lowest first (as their ids go)
+                low = mask & -mask
+                mask ^= low
+                dst = low.bit_length() - 1
+                for pay in pays:
+                    actions.append(MOVE_ROWS[row + pay][dst])
+        actions += self.middle
+        mask = self.swaps
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            actions.append(SWAPS[low.bit_length() - 1])
+        actions += self.tail
+        return actions
+
+    def holds(self, action: object) -> bool:
+        if isinstance(action, Move):
+            # a move is offered when its unit's origin, its destination and its payment
+            # are; then MOVE_ROWS holds the very object offered
+            row = move_row(action.unit, action.src)
+            rows = self.rows
+            for segment in range(len(rows)):
+                if rows[segment] == row:
+                    return (
+                        action.pay in self.pays
+                        and 0 <= action.dst < NUM_LOCS
+                        and self.masks[segment] >> action.dst & 1 == 1
+                        and MOVE_ROWS[row + action.pay][action.dst] is action
+                    )
+            return False
+        if isinstance(action, Swap):
+            edge = EDGE_INDEX.get((action.a, action.b), -1)
+            return edge >= 0 and self.swaps >> edge & 1 == 1 and SWAPS[edge] is action
+        for candidate in self.head:
+            if candidate is action:
+                return True
+        for candidate in self.middle:
+            if candidate is action:
+                return True
+        for candidate in self.tail:  # noqa: SIM110  (as in GameState's scans)
+            if candidate is action:
+                return True
+        return False
+
+
+def _nth_bit(mask: int, n: int) -> int:
+    """The position of the set bit of ``mask`` that has ``n`` set bits below it."""
+    while n:
+        mask &= mask - 1
+        n -= 1
+    return (mask & -mask).bit_length() - 1
