@@ -28,7 +28,13 @@ from koth.games.board.actions import (
 )
 from koth.games.board.offers import MOVE_ROWS, SWAPS, TurnActions, move_row
 from koth.games.board.params import BoardParams
-from koth.games.board.state import BoardState, Phase
+from koth.games.board.state import (
+    PHASE_ANSWER,
+    PHASE_EXCLUDE,
+    PHASE_PLACE,
+    PHASE_TURN,
+    BoardState,
+)
 from koth.games.board.tables import (
     ALL_EDGES,
     BALLS,
@@ -212,16 +218,16 @@ class LegalActions:
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, s: BoardState, player: PlayerId) -> Sequence[Action]:
         phase = s.phase
-        if phase is Phase.TURN:
+        if phase is PHASE_TURN:
             return self.turn_actions(s, player) if player == s.active() else []
-        if phase is Phase.ANSWER:
+        if phase is PHASE_ANSWER:
             return list(ANSWERS) if s.offer is not None and player == s.offer.helper else []
-        if phase is Phase.PLACE:
+        if phase is PHASE_PLACE:
             if player != s.area_of.index(self.next_area_to_place(s)):
                 return []
             taken = set(s.area_pos)
             return [Place(i) for i in range(RING_SIZE) if i not in taken]
-        if phase is Phase.EXCLUDE:
+        if phase is PHASE_EXCLUDE:
             return [Exclude(t) for t in range(3)] if 0 <= player < self.n else []
         return []
 

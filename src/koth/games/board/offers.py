@@ -9,7 +9,7 @@ are plain lists, and the terrain swaps another mask.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from koth.core.offered import ActionList
 from koth.games.board.actions import Action, Move, Swap
@@ -90,6 +90,15 @@ class TurnActions(ActionList[Action]):
 
     def __len__(self) -> int:
         return self.size
+
+    def __getitem__(self, index: int | slice) -> Any:
+        # ActionList's, with the item built here: compiled, its call of ``item`` goes
+        # through the glue that lets interpreted subclasses override it
+        if isinstance(index, int):
+            at = index + self.size if index < 0 else index
+            if 0 <= at < self.size:
+                return self.item(at)
+        return super().__getitem__(index)  # a slice, or the error of an index out of range
 
     def item(self, index: int) -> Action:
         if index >= self.middle_at:

@@ -33,7 +33,20 @@ from koth.games.board.actions import (
 )
 from koth.games.board.legal import ROLL_OUTCOMES, LegalActions, blocker_victim
 from koth.games.board.params import BoardParams
-from koth.games.board.state import BoardState, BoardTermination, Phase, evolve
+from koth.games.board.state import (
+    PHASE_ALLY_DIE,
+    PHASE_ANSWER,
+    PHASE_DRAW,
+    PHASE_EXCLUDE,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PHASE_ROLL,
+    PHASE_TERRAIN,
+    PHASE_TURN,
+    BoardState,
+    BoardTermination,
+    evolve,
+)
 from koth.games.board.tables import (
     ARRANGEMENTS,
     BLOCKER,
@@ -101,7 +114,7 @@ class Rules(LegalActions):
     def initial(self) -> BoardState:
         n = self.n
         return BoardState(
-            phase=Phase.TERRAIN,
+            phase=PHASE_TERRAIN,
             terrain=(-1,) * NUM_TILES,
             area_of=(0,) * n,
             area_pos=(-1,) * n,
@@ -122,62 +135,62 @@ class Rules(LegalActions):
 
     def to_move(self, s: BoardState) -> ToMove:
         phase = s.phase
-        if phase is Phase.TURN:
+        if phase is PHASE_TURN:
             return _TO_MOVE_PLAYER[s.order[s.turn % self.n]]
-        if phase is Phase.ROLL or phase is Phase.TERRAIN or phase is Phase.DRAW:
+        if phase is PHASE_ROLL or phase is PHASE_TERRAIN or phase is PHASE_DRAW:
             return TO_MOVE_CHANCE
-        if phase is Phase.ALLY_DIE:
+        if phase is PHASE_ALLY_DIE:
             return TO_MOVE_CHANCE
-        if phase is Phase.ANSWER:
+        if phase is PHASE_ANSWER:
             assert s.offer is not None
             return _TO_MOVE_PLAYER[s.offer.helper]
-        if phase is Phase.PLACE:
+        if phase is PHASE_PLACE:
             return _TO_MOVE_PLAYER[s.area_of.index(self.next_area_to_place(s))]
-        if phase is Phase.EXCLUDE:
+        if phase is PHASE_EXCLUDE:
             return ToMove.simultaneous(tuple(range(self.n)))
         return TO_MOVE_TERMINAL
 
     def chance_outcomes(self, s: BoardState) -> Sequence[tuple[Action, float]]:
-        if s.phase is Phase.ROLL or s.phase is Phase.ALLY_DIE:
+        if s.phase is PHASE_ROLL or s.phase is PHASE_ALLY_DIE:
             return ROLL_OUTCOMES
-        if s.phase is Phase.TERRAIN:
+        if s.phase is PHASE_TERRAIN:
             return self.terrain_outcomes[sum(1 for t in s.terrain[::RING_SIZE] if t >= 0) + 1]
-        if s.phase is Phase.DRAW:
+        if s.phase is PHASE_DRAW:
             return self.draw_outcomes
         return ()
 
     # ------------------------------------------------------------ effects
     def apply(self, s: BoardState, player: PlayerId, action: Action) -> BoardState:
         phase = s.phase
-        if phase is Phase.TURN:
+        if phase is PHASE_TURN:
             return self._apply_turn(s, player, action)
-        if phase is Phase.ROLL:
+        if phase is PHASE_ROLL:
             assert isinstance(action, Roll)
             return self._apply_roll(s, action.face)
-        if phase is Phase.ANSWER:
+        if phase is PHASE_ANSWER:
             assert isinstance(action, Answer) and s.offer is not None
             return self._answer(s, s.offer, action.accept)
-        if phase is Phase.ALLY_DIE:
+        if phase is PHASE_ALLY_DIE:
             assert isinstance(action, Roll) and s.offer is not None
             return self._after_action(self._alliance_fight(s, s.offer, action.face))
-        if phase is Phase.TERRAIN:
+        if phase is PHASE_TERRAIN:
             assert isinstance(action, TerrainDraw)
             start = (action.ring - 1) * RING_SIZE
             terrain = s.terrain[:start] + action.arrangement + s.terrain[start + RING_SIZE :]
-            return evolve(s, terrain=terrain, phase=Phase.DRAW if action.ring == 4 else s.phase)
-        if phase is Phase.DRAW:
+            return evolve(s, terrain=terrain, phase=PHASE_DRAW if action.ring == 4 else s.phase)
+        if phase is PHASE_DRAW:
             assert isinstance(action, AreaDraw)
             order = tuple(sorted(range(self.n), key=action.areas.__getitem__))
-            return evolve(s, area_of=action.areas, order=order, phase=Phase.PLACE)
-        if phase is Phase.PLACE:
+            return evolve(s, area_of=action.areas, order=order, phase=PHASE_PLACE)
+        if phase is PHASE_PLACE:
             assert isinstance(action, Place)
             area = self.next_area_to_place(s)
             area_pos = (*s.area_pos[: area - 1], action.index, *s.area_pos[area:])
             if area > 1:
                 return evolve(s, area_pos=area_pos)
             if self.params.one_excluded:
-                return evolve(s, area_pos=area_pos, phase=Phase.EXCLUDE)
-            return evolve(s, area_pos=area_pos, phase=Phase.ROLL, round=1)
+                return evolve(s, area_pos=area_pos, phase=PHASE_EXCLUDE)
+            return evolve(s, area_pos=area_pos, phase=PHASE_ROLL, round=1)
         raise ValueError(f"no action is applied in phase {phase.name}")
 
     def apply_joint(self, s: BoardState, actions: dict[PlayerId, Action]) -> BoardState:
@@ -186,7 +199,7 @@ class Rules(LegalActions):
             action = actions[p]
             assert isinstance(action, Exclude)
             excluded.append(action.unit)
-        return evolve(s, excluded=tuple(excluded), phase=Phase.ROLL, round=1)
+        return evolve(s, excluded=tuple(excluded), phase=PHASE_ROLL, round=1)
 
     def _apply_roll(self, s: BoardState, face: int) -> BoardState:
         dice = s.dice
@@ -198,7 +211,7 @@ class Rules(LegalActions):
         for pool in dice:
             if len(pool) != 4:
                 return evolve(s, dice=dice)
-        return evolve(s, dice=dice, phase=Phase.TURN, turn=0, slots=0, declined=0)
+        return evolve(s, dice=dice, phase=PHASE_TURN, turn=0, slots=0, declined=0)
 
     def _apply_turn(self, s: BoardState, p: int, action: Action) -> BoardState:
         dice = s.dice
@@ -258,7 +271,7 @@ class Rules(LegalActions):
                 )
             )
         if isinstance(action, Ally):
-            return evolve(s, phase=Phase.ANSWER, offer=action)
+            return evolve(s, phase=PHASE_ANSWER, offer=action)
         s = evolve(s, dice=_set(dice, p, without_die(dice[p], TURN_DIE)), slots=s.slots + 1)
         if isinstance(action, TurnRing):
             return self._after_action(self._rotate(s, action.ring, action.right))
@@ -399,7 +412,7 @@ class Rules(LegalActions):
     def _answer(self, s: BoardState, offer: Ally, accept: bool) -> BoardState:
         active = s.active()
         if not accept:
-            return evolve(s, phase=Phase.TURN, offer=None, declined=s.declined | 1 << offer.helper)
+            return evolve(s, phase=PHASE_TURN, offer=None, declined=s.declined | 1 << offer.helper)
         units = bytearray(s.units)
         hand = list(s.hand)
         occupied = list(s.occupied)
@@ -407,7 +420,7 @@ class Rules(LegalActions):
         self._kill_blocker(units, hand, occupied, s.order, active, offer.target)
         return evolve(
             s,
-            phase=Phase.ALLY_DIE,
+            phase=PHASE_ALLY_DIE,
             units=bytes(units),
             hand=tuple(hand),
             occupied=tuple(occupied),
@@ -439,7 +452,7 @@ class Rules(LegalActions):
         self._enter_after_fight(units, hand, occupied, survivor, survivor_at, offer.target)
         return evolve(
             s,
-            phase=Phase.TURN,
+            phase=PHASE_TURN,
             offer=None,
             units=bytes(units),
             hand=tuple(hand),
@@ -501,7 +514,7 @@ class Rules(LegalActions):
             if termination is not None:
                 return evolve(
                     s,
-                    phase=Phase.OVER,
+                    phase=PHASE_OVER,
                     points=tuple(points),
                     dice=tuple(dice),
                     countdown=countdown,
@@ -513,7 +526,7 @@ class Rules(LegalActions):
             if turn == 2 * n - 1:
                 return evolve(
                     s,
-                    phase=Phase.ROLL,
+                    phase=PHASE_ROLL,
                     round=s.round + 1,
                     turn=0,
                     slots=0,
@@ -528,7 +541,7 @@ class Rules(LegalActions):
                 continue  # B7: no dice left for the second turn: it is skipped
             return evolve(
                 s,
-                phase=Phase.TURN,
+                phase=PHASE_TURN,
                 turn=turn,
                 slots=0,
                 declined=0,

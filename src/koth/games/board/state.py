@@ -31,6 +31,20 @@ class Phase(enum.IntEnum):
     OVER = 8
 
 
+#: each phase as a module constant for the rules' hot paths: compiled, ``Phase.TURN``
+#: looks the member up on the class (a dict lookup by name) at every use, where a
+#: module constant is read from a C static
+PHASE_TERRAIN: Final = Phase.TERRAIN
+PHASE_DRAW: Final = Phase.DRAW
+PHASE_PLACE: Final = Phase.PLACE
+PHASE_EXCLUDE: Final = Phase.EXCLUDE
+PHASE_ROLL: Final = Phase.ROLL
+PHASE_TURN: Final = Phase.TURN
+PHASE_ANSWER: Final = Phase.ANSWER
+PHASE_ALLY_DIE: Final = Phase.ALLY_DIE
+PHASE_OVER: Final = Phase.OVER
+
+
 class BoardTermination(enum.Enum):
     TARGET_POINTS = "target_points"
     COUNTDOWN = "countdown"
