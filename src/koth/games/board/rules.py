@@ -62,18 +62,12 @@ from koth.games.board.tables import (
     STRIDE,
     TURN_DIE,
     UNITS_PER_PLAYER,
+    with_face,
+    without_die,
 )
 
 #: the ToMove of each seat's decisions, shared (ToMove is an immutable value)
 _TO_MOVE_PLAYER: Final = tuple(ToMove.player(p) for p in range(4))
-
-
-def without_die(pool: tuple[int, ...], category: int) -> tuple[int, ...]:
-    """``pool`` less its lowest face of ``category`` (faces of one category are alike)."""
-    for k, face in enumerate(pool):
-        if (face - 1) // 2 == category:
-            return pool[:k] + pool[k + 1 :]
-    raise ValueError(f"no die of category {category} in {pool}")
 
 
 def pay(pool: tuple[int, ...], payment: int) -> tuple[int, ...]:
@@ -202,11 +196,16 @@ class Rules(LegalActions):
         return evolve(s, excluded=tuple(excluded), phase=PHASE_ROLL, round=1)
 
     def _apply_roll(self, s: BoardState, face: int) -> BoardState:
+        """B6: the die goes to the first seat in turn order with fewer than four; once
+        every seat has four, the turns start."""
         dice = s.dice
         for p in s.order:
             pool = dice[p]
             if len(pool) < 4:
-                dice = _set(dice, p, _with_face(pool, face))
+                pool = with_face(pool, face)
+                dice = _set(dice, p, pool)
+                if len(pool) < 4:
+                    return evolve(s, dice=dice)  # three rolls in four end here
                 break
         for pool in dice:
             if len(pool) != 4:
@@ -613,15 +612,6 @@ def _rotate_ring(mask: int, start: int, right: bool) -> int:
     # turning right, what stood at index i goes to i + 1 (index 6 to 0)
     turned = (ring << 1 | ring >> 6) & 0x7F if right else ring >> 1 | (ring & 1) << 6
     return mask & ~(0x7F << start) | turned << start
-
-
-def _with_face(pool: tuple[int, ...], face: int) -> tuple[int, ...]:
-    """The sorted ``pool`` with ``face`` added in order (no sort: at most four faces)."""
-    k = 0
-    while k < len(pool) and pool[k] <= face:
-        k += 1
-    # concatenated: compiled, a starred tuple display extends a list with each part
-    return pool[:k] + (face,) + pool[k:]  # noqa: RUF005
 
 
 def _set(

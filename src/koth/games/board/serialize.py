@@ -66,6 +66,11 @@ def state_from_json(data: JSON, num_players: int) -> BoardState:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed board state: {exc}") from None
+    for pool in state.dice:
+        if len(pool) > 4 or list(pool) != sorted(pool) or any(not 1 <= f <= 6 for f in pool):
+            raise ValueError(
+                f"malformed board state: dice {list(pool)} are not at most four sorted faces 1-6"
+            )
     n = num_players
     if (
         len(state.units) != n * STRIDE

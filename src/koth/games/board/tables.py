@@ -9,7 +9,7 @@ between positions, never the positions themselves, so the neighbour tables never
 from __future__ import annotations
 
 from functools import reduce
-from itertools import permutations
+from itertools import combinations_with_replacement, permutations
 from operator import or_
 from typing import Final
 
@@ -262,3 +262,73 @@ def locs_of(mask: int) -> list[int]:
         mask >>= 8
         k += 1
     return out
+
+
+# ---------------------------------------------------------------- dice pools
+# A pool is a seat's unused dice this round: a sorted tuple of at most four faces (1-6).
+# Adding a rolled face and paying a die are table lookups by ``pool_code``: every roll and
+# every paid action does one, and slicing and concatenating tuples cost three objects.
+
+
+def pool_code(pool: tuple[int, ...]) -> int:
+    """A sorted pool as one int: its faces as base-7 digits (all pools below 7**4)."""
+    code = 0
+    for face in pool:
+        code = code * 7 + face
+    return code
+
+
+def _inserted(pool: tuple[int, ...], face: int) -> tuple[int, ...]:
+    return tuple(sorted((*pool, face)))
+
+
+def _removed(pool: tuple[int, ...], category: int) -> tuple[int, ...] | None:
+    """``pool`` less its lowest face of ``category`` (faces 1-2: recruit, 3-4: move,
+    5-6: turn; the two faces of a category are alike), or None without one."""
+    for k, face in enumerate(pool):
+        if (face - 1) // 2 == category:
+            return pool[:k] + pool[k + 1 :]
+    return None
+
+
+#: every pool: sorted faces, at most four
+POOLS: Final = tuple(
+    pool for size in range(5) for pool in combinations_with_replacement(range(1, 7), size)
+)
+_POOL_CODES: Final = 7**4
+
+
+def _with_face_table() -> tuple[tuple[int, ...], ...]:
+    table: list[tuple[int, ...]] = [()] * (_POOL_CODES * 7)
+    for pool in POOLS:
+        if len(pool) < 4:
+            for face in range(1, 7):
+                table[pool_code(pool) * 7 + face] = _inserted(pool, face)
+    return tuple(table)
+
+
+def _without_table() -> tuple[tuple[int, ...] | None, ...]:
+    table: list[tuple[int, ...] | None] = [None] * (_POOL_CODES * 3)
+    for pool in POOLS:
+        for category in range(3):
+            table[pool_code(pool) * 3 + category] = _removed(pool, category)
+    return tuple(table)
+
+
+#: ``[pool_code(pool) * 7 + face]``: the pool (of at most three faces) with ``face`` added
+POOL_WITH_FACE: Final = _with_face_table()
+#: ``[pool_code(pool) * 3 + category]``: the pool less its lowest die of the category
+POOL_WITHOUT: Final = _without_table()
+
+
+def with_face(pool: tuple[int, ...], face: int) -> tuple[int, ...]:
+    """The sorted ``pool`` (at most three faces) with the rolled ``face`` added."""
+    return POOL_WITH_FACE[pool_code(pool) * 7 + face]
+
+
+def without_die(pool: tuple[int, ...], category: int) -> tuple[int, ...]:
+    """``pool`` less its lowest face of ``category`` (faces of one category are alike)."""
+    rest = POOL_WITHOUT[pool_code(pool) * 3 + category]
+    if rest is None:
+        raise ValueError(f"no die of category {category} in {pool}")
+    return rest
