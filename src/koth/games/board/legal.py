@@ -40,6 +40,10 @@ from koth.games.board.tables import (
     BALLS,
     CENTER,
     DIFFICULT,
+    EDGES,
+    EDGES_AT_TILE,
+    EDGES_FROM_TILE,
+    EDGES_TO_TILE,
     FIGHTER,
     LIGHT,
     NORMAL,
@@ -146,10 +150,9 @@ _PAYS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 #: die_counts of each pool met (pools are short tuples of faces: a few hundred at most)
 _DIE_COUNTS: Final[dict[tuple[int, ...], tuple[int, int, int]]] = {}
-#: pay_pairs by (die counts, payments)
-_PAY_PAIRS: Final[
-    dict[tuple[tuple[int, int, int], tuple[int, ...]], tuple[tuple[int, int], ...]]
-] = {}
+#: pay_pairs by the die counts and the payments (as a bit set) packed into one int,
+#: filled as met: a list read by an int index, where a dict would hash a tuple of tuples
+_PAY_PAIRS: Final[list[tuple[tuple[int, int], ...] | None]] = [None] * (5 * 5 * 5 * 8)
 #: _ends by ``_ends_index`` (last turn of the round, slots used, die counts), filled
 #: as met: a list read by an int index, where a dict would hash a tuple of tuples
 _ENDS: Final[list[tuple[Action, ...] | None]] = [None] * (2 * 3 * 5 * 5 * 5)
@@ -245,8 +248,12 @@ class LegalActions:
     def pay_pairs(self, s: BoardState, p: int, pays: tuple[int, ...]) -> list[tuple[int, int]]:
         """The payments of an assault: two move actions at once (B11)."""
         counts = die_counts(s.dice[p])
-        key = (counts, pays)
-        pairs = _PAY_PAIRS.get(key)
+        pay_set = 0
+        for pay in pays:
+            pay_set |= 1 << pay
+        # a pool holds at most four dice, so each count is below 5
+        key = ((counts[0] * 5 + counts[1]) * 5 + counts[2]) * 8 + pay_set
+        pairs = _PAY_PAIRS[key]
         if pairs is None:
             need = {PAY_MOVE: (0, 1, 0), PAY_RECRUIT: (1, 0, 0), PAY_PAIR: (0, 0, 2)}
             result = []
@@ -566,6 +573,43 @@ class LegalActions:
             fighters |= occupied[q * 3 + 1]
             blockers |= occupied[q * 3 + 2]
         return fighters, blockers
+
+    def remember_swapped_terrain(
+        self, old: tuple[int, ...], new: tuple[int, ...], a: int, b: int
+    ) -> None:
+        """``new`` is ``old`` with tiles ``a`` and ``b`` swapped: when ``old``'s
+        ``terrain_masks`` are the ones remembered, remember ``new``'s, derived from them
+        (a swap changes the masks of two tiles and of the edges at them) instead of
+        computed afresh at the next listing."""
+        last, masks = self._last_terrain
+        if last is not old:
+            return
+        light, normal, differ, a_difficult, b_difficult, a_not_light, b_not_light = masks
+        was_a, was_b = old[a], old[b]
+        if was_a != was_b:
+            tiles = 1 << a | 1 << b
+            # each tile is the first (a) or second (b) end of its own edges: a tile
+            # entering or leaving a kind adds or removes exactly its edges
+            from_tiles = EDGES_FROM_TILE[a] ^ EDGES_FROM_TILE[b]
+            to_tiles = EDGES_TO_TILE[a] ^ EDGES_TO_TILE[b]
+            if was_a == LIGHT or was_b == LIGHT:
+                light ^= tiles
+                a_not_light ^= from_tiles
+                b_not_light ^= to_tiles
+            if was_a == NORMAL or was_b == NORMAL:
+                normal ^= tiles
+            if was_a == DIFFICULT or was_b == DIFFICULT:
+                a_difficult ^= from_tiles
+                b_difficult ^= to_tiles
+            for at in (EDGES_AT_TILE[a], EDGES_AT_TILE[b]):
+                for e in at:
+                    x, y = EDGES[e]
+                    if new[x] != new[y]:
+                        differ |= 1 << e
+                    else:
+                        differ &= ~(1 << e)
+        masks = (light, normal, differ, a_difficult, b_difficult, a_not_light, b_not_light)
+        self._last_terrain = (new, masks)
 
     def _swap_mask(self, s: BoardState) -> int:
         """B14: the terrain swaps allowed in ``s``, as a mask of ``EDGES``."""

@@ -279,9 +279,11 @@ class Rules(LegalActions):
             area_pos = (*s.area_pos[: area - 1], action.index, *s.area_pos[area:])
             return self._after_action(evolve(s, area_pos=area_pos))
         if isinstance(action, Swap):
-            terrain = list(s.terrain)
-            terrain[action.a], terrain[action.b] = terrain[action.b], terrain[action.a]
-            return self._after_action(evolve(s, terrain=tuple(terrain)))
+            swapped = list(s.terrain)
+            swapped[action.a], swapped[action.b] = swapped[action.b], swapped[action.a]
+            terrain = tuple(swapped)
+            self.remember_swapped_terrain(s.terrain, terrain, action.a, action.b)
+            return self._after_action(evolve(s, terrain=terrain))
         raise ValueError(f"{action} is not a turn action")
 
     def _rotate(self, s: BoardState, ring: int, right: bool) -> BoardState:

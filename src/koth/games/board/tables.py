@@ -166,18 +166,19 @@ LOCS_BY_BYTE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 ALL_EDGES: Final = (1 << len(EDGES)) - 1
 #: EDGES_FROM_BYTE / EDGES_TO_BYTE[256 * k + b]: the edges (bit = index in EDGES) whose
 #: first (a) / second (b) tile is among the tiles of bits b of byte k
-EDGES_FROM_BYTE: Final = _by_byte(
-    tuple(
-        reduce(or_, (1 << e for e, (a, _) in enumerate(EDGES) if a == t), 0)
-        for t in range(NUM_TILES)
-    )
+#: EDGES_FROM_TILE / EDGES_TO_TILE[t]: the edges whose first (a) / second (b) tile is t
+EDGES_FROM_TILE: Final = tuple(
+    reduce(or_, (1 << e for e, (a, _) in enumerate(EDGES) if a == t), 0) for t in range(NUM_TILES)
 )
-EDGES_TO_BYTE: Final = _by_byte(
-    tuple(
-        reduce(or_, (1 << e for e, (_, z) in enumerate(EDGES) if z == t), 0)
-        for t in range(NUM_TILES)
-    )
+EDGES_TO_TILE: Final = tuple(
+    reduce(or_, (1 << e for e, (_, z) in enumerate(EDGES) if z == t), 0) for t in range(NUM_TILES)
 )
+#: EDGES_AT_TILE[t]: the indices of the edges with an end at t
+EDGES_AT_TILE: Final = tuple(
+    tuple(e for e, edge in enumerate(EDGES) if t in edge) for t in range(NUM_TILES)
+)
+EDGES_FROM_BYTE: Final = _by_byte(EDGES_FROM_TILE)
+EDGES_TO_BYTE: Final = _by_byte(EDGES_TO_TILE)
 
 
 def union_by_byte(table: tuple[int, ...], mask: int) -> int:
