@@ -158,6 +158,11 @@ _PAY_PAIRS: Final[list[tuple[tuple[int, int], ...] | None]] = [None] * (5 * 5 * 
 _ENDS: Final[list[tuple[Action, ...] | None]] = [None] * (2 * 3 * 5 * 5 * 5)
 
 
+#: ``[start << 3 | steps]``: (near, seen, passed) of the last search from ``start`` over
+#: ``steps`` (see ``_add_unit_moves``): most units stand still from one listing to the
+#: next, and a list read by an int index costs less than the ``REACH`` memo's dict
+#: lookup by a boxed key. Entries are replaced whole, so threads sharing it stay safe.
+_LAST_REACH: Final[list[tuple[int, int, int]]] = [(-1, 0, 0)] * (64 << 3)
 #: bound on the swaps remembered for one terrain (a few hundred placements come back)
 _SWAPS_LIMIT: Final = 5_000
 #: what LegalActions.terrain_masks returns
@@ -455,10 +460,14 @@ class LegalActions:
                 if steps:
                     # only the tiles a search may pass, steps - 1 away, make its memo key
                     near = stop & BALLS[steps - 1][start]
-                    found = REACH.get((near << 6 | start) << 3 | steps)  # reach_key
-                    if found is None:
-                        found = search_reach(steps, start, near)
-                    seen, passed = found
+                    slot = start << 3 | steps
+                    last_near, seen, passed = _LAST_REACH[slot]
+                    if last_near != near:
+                        found = REACH.get((near << 6 | start) << 3 | steps)  # reach_key
+                        if found is None:
+                            found = search_reach(steps, start, near)
+                        seen, passed = found
+                        _LAST_REACH[slot] = (near, seen, passed)
                     dests |= seen & target_ok
                     if passed & own_touch and src <= CENTER:
                         dests |= own_bit  # B3.1: back into the own area, a dead end

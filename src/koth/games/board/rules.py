@@ -619,8 +619,18 @@ def _rotate_ring(mask: int, start: int, right: bool) -> int:
 def _set(
     dice: tuple[tuple[int, ...], ...], p: int, pool: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
-    # a list and one copy: compiled, the starred tuple display extends a list with
-    # each slice in turn
+    """``dice`` with seat ``p``'s pool replaced by ``pool``."""
+    # A tuple display of known length: compiled, one tuple filled in place (a list and
+    # its copy cost two objects; a starred display extends a list with each part).
+    n = len(dice)
+    if n == 2:
+        return (pool, dice[1]) if p == 0 else (dice[0], pool)
+    if n == 3:
+        return (
+            pool if p == 0 else dice[0],
+            pool if p == 1 else dice[1],
+            pool if p == 2 else dice[2],
+        )
     new = list(dice)
     new[p] = pool
     return tuple(new)
