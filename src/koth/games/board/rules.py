@@ -320,9 +320,34 @@ class Rules(LegalActions):
     ) -> tuple[bytes, tuple[int, ...], tuple[int, ...]]:
         """(units, hand, occupied) after ``p`` moved a unit of type ``t``."""
         units = bytearray(s.units)
-        hand = list(s.hand)
         occupied = list(s.occupied)
         _remove_unit(units, occupied, p, src, t)
+        n = self.n
+        if t != RUNNER:
+            # a fighter that meets an enemy fighter or runners, or a blocker that meets
+            # enemy runners, changes the hands (B11, B12); any other move does not
+            here = 1 << dst
+            met = 0
+            for q in range(n):
+                if q != p:
+                    met |= occupied[q * 3] | (occupied[q * 3 + 1] if t == FIGHTER else 0)
+            if met & here:
+                return self._move_meeting(s, p, t, src, dst, units, occupied)
+        _add_unit(units, occupied, p, dst, t)
+        return bytes(units), s.hand, tuple(occupied)
+
+    def _move_meeting(
+        self,
+        s: BoardState,
+        p: int,
+        t: int,
+        src: int,
+        dst: int,
+        units: bytearray,
+        occupied: list[int],
+    ) -> tuple[bytes, tuple[int, ...], tuple[int, ...]]:
+        """``_move`` of a fighter or blocker onto enemies (the unit has left ``src``)."""
+        hand = list(s.hand)
         n = self.n
         if t == FIGHTER:
             for q in range(n):
@@ -476,17 +501,22 @@ class Rules(LegalActions):
             for q in range(n)
             if (occupied[q * 3] | occupied[q * 3 + 1] | occupied[q * 3 + 2]) & center
         ]
-        points = list(s.points)
-        dice = list(s.dice)
+        # new tuples only where something changes: most turns end with no one on the
+        # center and, in the first turn of the round, no pool given up
+        points = s.points
+        dice = s.dice
         countdown = s.countdown
         turn = s.turn
         while True:
             active = s.order[turn % n]
-            if turn >= n:
-                dice[active] = ()
-            for q in on_center:
-                if not self.score_own_turns_only or q == active:
-                    points[q] += 1
+            if turn >= n and dice[active]:
+                dice = _set(dice, active, ())
+            if on_center:
+                scored = list(points)
+                for q in on_center:
+                    if not self.score_own_turns_only or q == active:
+                        scored[q] += 1
+                points = tuple(scored)
             winners: tuple[int, ...] = ()
             termination = None
             if self.countdown_variant:
@@ -516,8 +546,8 @@ class Rules(LegalActions):
                 return evolve(
                     s,
                     phase=PHASE_OVER,
-                    points=tuple(points),
-                    dice=tuple(dice),
+                    points=points,
+                    dice=dice,
                     countdown=countdown,
                     termination=termination,
                     winners=winners,
@@ -533,7 +563,7 @@ class Rules(LegalActions):
                     slots=0,
                     declined=0,
                     dice=((),) * n,
-                    points=tuple(points),
+                    points=points,
                     countdown=countdown,
                     offer=None,
                 )
@@ -547,8 +577,8 @@ class Rules(LegalActions):
                 slots=0,
                 declined=0,
                 offer=None,
-                dice=tuple(dice),
-                points=tuple(points),
+                dice=dice,
+                points=points,
                 countdown=countdown,
             )
 
@@ -556,7 +586,7 @@ class Rules(LegalActions):
         return next(side for side in self.sides if player in side)
 
     def _target_winners(
-        self, points: list[int], active: int, order: tuple[int, ...]
+        self, points: tuple[int, ...], active: int, order: tuple[int, ...]
     ) -> tuple[int, ...]:
         target = self.target_points
         if len(self.sides) == self.n:
@@ -577,7 +607,7 @@ class Rules(LegalActions):
         return tuple(sorted(best))
 
 
-def _leader(players: list[int], points: list[int], order: tuple[int, ...]) -> int:
+def _leader(players: list[int], points: tuple[int, ...], order: tuple[int, ...]) -> int:
     """The player with the most points, the earlier in turn order on a tie."""
     best = players[0]
     for q in players[1:]:
@@ -587,7 +617,7 @@ def _leader(players: list[int], points: list[int], order: tuple[int, ...]) -> in
 
 
 def _side_rank(
-    side: tuple[int, ...], points: list[int], active: int, order: tuple[int, ...]
+    side: tuple[int, ...], points: tuple[int, ...], active: int, order: tuple[int, ...]
 ) -> tuple[int, bool, int]:
     """How a side that reached the target ranks: points, then the side on turn, then
     the side whose first member comes earlier in turn order."""
