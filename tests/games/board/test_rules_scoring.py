@@ -44,9 +44,9 @@ def test_b15_ties_go_to_more_points_then_the_active_player_then_turn_order() -> 
     after = play(G2, state, "end")
     assert after.winners == (1,)  # equal points: the active player
     rules = BoardGame(num_players=3).rules
-    assert rules._target_winners([31, 30, 30], 1, (0, 1, 2)) == (0,)
-    assert rules._target_winners([30, 30, 30], 1, (2, 0, 1)) == (1,)
-    assert rules._target_winners([30, 20, 30], 1, (2, 0, 1)) == (2,)
+    assert rules._target_winners((31, 30, 30), 1, (0, 1, 2)) == (0,)
+    assert rules._target_winners((30, 30, 30), 1, (2, 0, 1)) == (1,)
+    assert rules._target_winners((30, 20, 30), 1, (2, 0, 1)) == (2,)
 
 
 def test_b15_1_option_scores_only_own_turns() -> None:
