@@ -215,6 +215,9 @@ class LegalActions:
     _last_swaps: tuple[tuple[int, ...] | None, dict[int, tuple[Action, ...]]] = (None, {})
     #: (area_pos, _attached(area_pos)) of the last placement of the areas met, likewise
     _last_attached: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
+    #: (terrain, fighters, blockers, the swaps as a mask) of the last ``_swap_mask``,
+    #: likewise
+    _last_swap_mask: tuple[tuple[int, ...] | None, int, int, int] = (None, 0, 0, 0)
 
     def next_area_to_place(self, s: BoardState) -> int:
         """The highest area number not yet attached (B3)."""
@@ -621,9 +624,17 @@ class LegalActions:
         self._last_terrain = (new, masks)
 
     def _swap_mask(self, s: BoardState) -> int:
-        """B14: the terrain swaps allowed in ``s``, as a mask of ``EDGES``."""
+        """B14: the terrain swaps allowed in ``s``, as a mask of ``EDGES``. Remembered
+        for the last terrain and placement met: a turn's second action often moves a
+        runner, which changes neither."""
         fighters, blockers = self._placement(s)
-        return self._swap_edges(s.terrain, fighters, blockers)
+        terrain = s.terrain
+        last, last_fighters, last_blockers, mask = self._last_swap_mask
+        if last is terrain and last_fighters == fighters and last_blockers == blockers:
+            return mask
+        mask = self._swap_edges(terrain, fighters, blockers)
+        self._last_swap_mask = (terrain, fighters, blockers, mask)
+        return mask
 
     def _swaps(self, s: BoardState) -> tuple[Action, ...]:
         """B14: the terrain swaps allowed in ``s``, in id order. Units move a tile at a
