@@ -318,13 +318,14 @@ class LegalActions:
                         actions.append(RECRUITS[t][1])
 
         # Generate unit moves (B9-B12), then assaults (B11.2) and alliance offers (B13),
-        # each paid as a move may be paid now (B7, B7.4). Listed lazily, the moves are
-        # kept as (unit and origin, destinations) and what follows them is the tail.
-        head = actions
-        rows: list[int] = []
-        masks: list[int] = []
+        # each paid as a move may be paid now (B7, B7.4). Listed lazily, the recruits
+        # are the head, the moves are kept as (unit and origin, destinations) pairs, and
+        # what follows them are the middle, the swaps' mask and the ends.
+        head: tuple[Action, ...] = ()
+        segments: list[int] = []
         swaps = 0
-        if lazy:
+        if lazy and actions:
+            head = tuple(actions)
             actions = []
         pays = _PAYS[
             (4 if n_move else 0)
@@ -334,7 +335,7 @@ class LegalActions:
         if pays and not nothing_in_play:
             terrain = self.terrain_masks(s.terrain)
             moves = None if lazy else actions
-            enemy_blockers = self._add_unit_moves(s, p, pays, terrain, moves, rows, masks)
+            enemy_blockers = self._add_unit_moves(s, p, pays, terrain, moves, segments)
             # blockers not on difficult terrain, next to (a slot of) an own fighter: the
             # others have no own fighter to assault or ally from
             own_fighters = s.occupied[p * 3 + FIGHTER]
@@ -364,7 +365,7 @@ class LegalActions:
         # Generate the ends of the turn (B7, B7.1).
         ends = self._ends(s, n_recruit, n_move, n_turn)
         if lazy:
-            return as_sequence(TurnActions(head, rows, masks, pays, actions, swaps, ends))
+            return as_sequence(TurnActions(head, segments, pays, actions, swaps, ends))
         actions += ends
         return actions
 
@@ -375,13 +376,12 @@ class LegalActions:
         pays: tuple[int, ...],
         terrain: _TerrainMasks,
         actions: list[Action] | None,
-        rows: list[int],
-        masks: list[int],
+        segments: list[int],
     ) -> int:
         """Append every move of one of ``p``'s units (B9-B12), with each payment of
         ``pays``, in id order (``terrain``: ``terrain_masks`` of the state), to
-        ``actions``; or, without ``actions``, append each moving unit's ``move_row`` to
-        ``rows`` and its destinations to ``masks``. Returns the mask of the enemy
+        ``actions``; or, without ``actions``, append each moving unit's ``move_row`` and
+        then its destinations (a mask) to ``segments``. Returns the mask of the enemy
         blockers (for the assaults)."""
         units = s.units
         occupied = s.occupied
@@ -477,8 +477,8 @@ class LegalActions:
                 if not dests:
                     continue
                 if actions is None:
-                    rows.append(move_row(t, src))
-                    masks.append(dests)
+                    segments.append(move_row(t, src))
+                    segments.append(dests)
                     continue
                 moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
                 if moves is None:

@@ -49,17 +49,17 @@ def move_row(unit: int, src: int) -> int:
 
 
 class TurnActions(ActionList[Action]):
-    """The actions of a turn in id order: ``head`` (recruits); per moving unit (type
-    and origin: ``rows``, from ``move_row``) its destinations ``masks``, each
-    destination with every payment of ``pays`` in turn; ``middle`` (assaults, alliance
-    offers, ring turns, area moves); the terrain swaps, a mask of ``EDGES``
-    (``swaps``); ``tail`` (the ends of the turn)."""
+    """The actions of a turn in id order: ``head`` (recruits); the unit moves, kept in
+    ``segments`` as pairs of ints, per moving unit its ``move_row`` (type and origin)
+    and its destinations (a mask), each destination with every payment of ``pays`` in
+    turn; ``middle`` (assaults, alliance offers, ring turns, area moves); the terrain
+    swaps, a mask of ``EDGES`` (``swaps``); ``tail`` (the ends of the turn). Two lists
+    in all: one is made and freed at every decision of a playout."""
 
     def __init__(
         self,
-        head: list[Action],
-        rows: list[int],
-        masks: list[int],
+        head: tuple[Action, ...],
+        segments: list[int],
         pays: tuple[int, ...],
         middle: list[Action],
         swaps: int,
@@ -67,23 +67,17 @@ class TurnActions(ActionList[Action]):
     ) -> None:
         super().__init__()
         self.head = head
-        self.rows = rows
-        self.masks = masks
+        self.segments = segments
         self.pays = pays
         self.middle = middle
         self.swaps = swaps
         self.tail = tail
-        per_dst = len(pays)
-        counts: list[int] = []
-        num_moves = 0
-        for mask in masks:
-            count = popcount(mask) * per_dst
-            counts.append(count)
-            num_moves += count
-        self.counts = counts
+        num_destinations = 0
+        for k in range(1, len(segments), 2):
+            num_destinations += popcount(segments[k])
         # where each part starts
         self.moves_at = moves_at = len(head)
-        self.middle_at = middle_at = moves_at + num_moves
+        self.middle_at = middle_at = moves_at + num_destinations * len(pays)
         self.swaps_at = swaps_at = middle_at + len(middle)
         self.tail_at = tail_at = swaps_at + popcount(swaps)
         self.size = tail_at + len(tail)
@@ -110,21 +104,25 @@ class TurnActions(ActionList[Action]):
         if index < self.moves_at:
             return self.head[index]
         index -= self.moves_at
-        counts = self.counts
-        for segment in range(len(counts)):
-            count = counts[segment]
+        pays = self.pays
+        per_dst = len(pays)
+        segments = self.segments
+        for k in range(0, len(segments), 2):
+            mask = segments[k + 1]
+            count = popcount(mask) * per_dst
             if index < count:
-                pays = self.pays
-                skip, pay = divmod(index, len(pays))
-                dst = _nth_bit(self.masks[segment], skip)
-                return MOVE_ROWS[self.rows[segment] + pays[pay]][dst]
+                skip, pay = divmod(index, per_dst)
+                return MOVE_ROWS[segments[k] + pays[pay]][_nth_bit(mask, skip)]
             index -= count
-        raise IndexError(index)  # unreachable: the counts add up to the moves
+        raise IndexError(index)  # unreachable: the segments' counts add up to the moves
 
     def build(self) -> list[Action]:
         actions = list(self.head)
         pays = self.pays
-        for row, mask in zip(self.rows, self.masks, strict=True):
+        segments = self.segments
+        for k in range(0, len(segments), 2):
+            row = segments[k]
+            mask = segments[k + 1]
             while mask:  # destinations, lowest first (as their ids go)
                 low = mask & -mask
                 mask ^= low
@@ -145,13 +143,13 @@ class TurnActions(ActionList[Action]):
             # a move is offered when its unit's origin, its destination and its payment
             # are; then MOVE_ROWS holds the very object offered
             row = move_row(action.unit, action.src)
-            rows = self.rows
-            for segment in range(len(rows)):
-                if rows[segment] == row:
+            segments = self.segments
+            for k in range(0, len(segments), 2):
+                if segments[k] == row:
                     return (
                         action.pay in self.pays
                         and 0 <= action.dst < NUM_LOCS
-                        and self.masks[segment] >> action.dst & 1 == 1
+                        and segments[k + 1] >> action.dst & 1 == 1
                         and MOVE_ROWS[row + action.pay][action.dst] is action
                     )
             return False
