@@ -51,7 +51,10 @@ def _offered(action: object, offered: Sequence[A]) -> TypeGuard[A]:
     hand those back): an identity scan, or the ``ActionList``'s own test, which builds
     none of its items."""
     if isinstance(offered, ActionList):
-        return offered.holds(action)
+        # named as an ActionList: narrowed from Sequence (which it only registers with),
+        # the type is an intersection, and compiled, the call would be a generic one
+        listed: ActionList[Any] = offered
+        return listed.holds(action)
     for candidate in offered:  # noqa: SIM110  (as in _covers)
         if candidate is action:
             return True
