@@ -147,7 +147,7 @@ class TurnActions(ActionList[Action]):
             for k in range(0, len(segments), 2):
                 if segments[k] == row:
                     return (
-                        action.pay in self.pays
+                        _has(self.pays, action.pay)
                         and 0 <= action.dst < NUM_LOCS
                         and segments[k + 1] >> action.dst & 1 == 1
                         and MOVE_ROWS[row + action.pay][action.dst] is action
@@ -166,6 +166,14 @@ class TurnActions(ActionList[Action]):
             if candidate is action:
                 return True
         return False
+
+
+def _has(items: tuple[int, ...], item: int) -> bool:
+    """``item in items``, compiled without the generic containment test."""
+    for candidate in items:  # noqa: SIM110  (as in GameState's scans)
+        if candidate == item:
+            return True
+    return False
 
 
 def _nth_bit(mask: int, n: int) -> int:

@@ -633,8 +633,9 @@ def _add_unit(units: bytearray, occupied: list[int], q: int, loc: int, t: int) -
 def _remove_unit(units: bytearray, occupied: list[int], q: int, loc: int, t: int) -> None:
     """One unit of type ``t`` of ``q`` leaves ``loc``; its bit goes with the last one."""
     k = q * STRIDE + loc * 3 + t
-    units[k] -= 1
-    if not units[k]:
+    left = units[k] - 1
+    units[k] = left
+    if not left:
         occupied[q * 3 + t] &= ~(1 << loc)
 
 
