@@ -97,6 +97,14 @@ _MOVES_LIMIT: Final = 20_000
 COMPILED: Final = not __file__.endswith(".py")
 
 
+def pay_set(pays: tuple[int, ...]) -> int:
+    """The payments of a move as a bit set (below 8): a memo key's part."""
+    bits = 0
+    for pay in pays:
+        bits |= 1 << pay
+    return bits
+
+
 def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[Action, ...]:
     """The moves of a ``unit`` from ``src`` to each location of ``dests`` (a mask), each
     with every payment of ``pays`` in turn, in id order. Remembered in ``_MOVES_TO``."""
@@ -109,10 +117,7 @@ def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[A
         moves = tuple([by_dst[dst] for dst in locs_of(dests) for by_dst in rows])
     if len(_MOVES_TO) >= _MOVES_LIMIT:
         _MOVES_TO.clear()  # bounded memory (a few MB); the lists in use come back soon
-    pay_set = 0
-    for pay in pays:
-        pay_set |= 1 << pay
-    _MOVES_TO[dests << 10 | (unit * NUM_LOCS + src) * 8 + pay_set] = moves
+    _MOVES_TO[dests << 10 | (unit * NUM_LOCS + src) * 8 + pay_set(pays)] = moves
     return moves
 
 
@@ -163,7 +168,8 @@ _ENDS: Final[list[tuple[Action, ...] | None]] = [None] * (2 * 3 * 5 * 5 * 5)
 #: next, and a list read by an int index costs less than the ``REACH`` memo's dict
 #: lookup by a boxed key. Entries are replaced whole, so threads sharing it stay safe.
 _LAST_REACH: Final[list[tuple[int, int, int]]] = [(-1, 0, 0)] * (64 << 3)
-#: bound on the swaps remembered for one terrain (a few hundred placements come back)
+#: the swaps' tuples by their mask of EDGES (for the plain list), bounded
+_SWAP_LISTS: Final[dict[int, tuple[Action, ...]]] = {}
 _SWAPS_LIMIT: Final = 5_000
 #: what LegalActions.terrain_masks returns
 _TerrainMasks = tuple[int, int, int, int, int, int, int]
@@ -210,9 +216,6 @@ class LegalActions:
     #: (terrain, terrain_masks(terrain)) of the last terrain met, read and written as one
     #: tuple so that sharing the rules between threads stays safe
     _last_terrain: tuple[tuple[int, ...] | None, _TerrainMasks] = (None, (0,) * 7)
-    #: (terrain, the swaps by placement of fighters and blockers) for the last terrain
-    #: met in ``_swaps``, likewise
-    _last_swaps: tuple[tuple[int, ...] | None, dict[int, tuple[Action, ...]]] = (None, {})
     #: (area_pos, _attached(area_pos)) of the last placement of the areas met, likewise
     _last_attached: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
     #: (terrain, fighters, blockers, the swaps as a mask) of the last ``_swap_mask``,
@@ -256,11 +259,8 @@ class LegalActions:
     def pay_pairs(self, s: BoardState, p: int, pays: tuple[int, ...]) -> list[tuple[int, int]]:
         """The payments of an assault: two move actions at once (B11)."""
         counts = die_counts(s.dice[p])
-        pay_set = 0
-        for pay in pays:
-            pay_set |= 1 << pay
         # a pool holds at most four dice, so each count is below 5
-        key = ((counts[0] * 5 + counts[1]) * 5 + counts[2]) * 8 + pay_set
+        key = ((counts[0] * 5 + counts[1]) * 5 + counts[2]) * 8 + pay_set(pays)
         pairs = _PAY_PAIRS[key]
         if pairs is None:
             need = {PAY_MOVE: (0, 1, 0), PAY_RECRUIT: (1, 0, 0), PAY_PAIR: (0, 0, 2)}
@@ -422,9 +422,8 @@ class LegalActions:
         # B10: runners never onto or over enemy fighters or blockers (option: own too)
         blocked_runner = enemy_f | enemy_b | (own_f | own_b if self.runners_blocked_by_own else 0)
         runner_range, fighter_range, blocker_range = self.ranges
-        pay_set = 0  # the payments as a bit set, for the memo of move lists
-        for pay in pays:
-            pay_set |= 1 << pay
+        # the payments as a bit set, for the memo of the plain list's moves
+        pays_key = pay_set(pays) if actions is not None else 0
         for t in range(3):  # RUNNER, FIGHTER, BLOCKER
             positions = occupied[hp + t]
             if not positions:
@@ -480,7 +479,7 @@ class LegalActions:
                     segments.append(move_row(t, src))
                     segments.append(dests)
                     continue
-                moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pay_set)
+                moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pays_key)
                 if moves is None:
                     moves = _moves_to(t, src, pays, dests)
                 actions += moves
@@ -637,24 +636,14 @@ class LegalActions:
         return mask
 
     def _swaps(self, s: BoardState) -> tuple[Action, ...]:
-        """B14: the terrain swaps allowed in ``s``, in id order. Units move a tile at a
-        time: the same placement comes back turn after turn, and its swaps are
-        remembered per terrain layout."""
-        fighters, blockers = self._placement(s)
-        terrain = s.terrain
-        last, memo = self._last_swaps
-        if last is not terrain:
-            memo = {}
-            self._last_swaps = (terrain, memo)
-        tiles = (1 << NUM_TILES) - 1
-        key = (fighters | blockers) & tiles
-        key = key << NUM_TILES | blockers & tiles
-        swaps = memo.get(key)
+        """B14: the terrain swaps allowed in ``s``, in id order (the plain list's part;
+        ``_swap_mask`` gives the mask, the tuples are remembered by it)."""
+        mask = self._swap_mask(s)
+        swaps = _SWAP_LISTS.get(mask)
         if swaps is None:
-            if len(memo) >= _SWAPS_LIMIT:
-                memo.clear()
-            allowed = self._swap_edges(terrain, fighters, blockers)
-            swaps = memo[key] = tuple([SWAPS[e] for e in locs_of(allowed)])
+            if len(_SWAP_LISTS) >= _SWAPS_LIMIT:
+                _SWAP_LISTS.clear()
+            swaps = _SWAP_LISTS[mask] = tuple([SWAPS[e] for e in locs_of(mask)])
         return swaps
 
     def _swap_edges(self, terrain: tuple[int, ...], fighters: int, blockers: int) -> int:

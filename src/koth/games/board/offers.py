@@ -30,7 +30,7 @@ MOVE_ROWS: Final[tuple[tuple[Move, ...], ...]] = tuple(
 #: every Swap value, indexed like ``EDGES``
 SWAPS: Final[tuple[Swap, ...]] = tuple(Swap(a, b) for a, b in EDGES)
 #: the number of set bits of each 16-bit value (a ``bytes``: read by index, unboxed)
-_BITS16: Final = bytes(bin(value).count("1") for value in range(1 << 16))
+_BITS16: Final = bytes(value.bit_count() for value in range(1 << 16))
 
 
 def popcount(mask: int) -> int:
