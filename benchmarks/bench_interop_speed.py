@@ -7,7 +7,13 @@ outcomes) for a fixed CPU-time budget:
   ``chance_outcomes``, ``apply_action``/``apply_actions``), the same code for
   OpenSpiel's C++ ``goofspiel``, its Python ``python_liars_poker`` and the koth games
   through `koth.interop.openspiel` (``koth_toy_duel``, ``koth_cards``, ``koth_board``);
-* ``GameState`` rows: the same loop over koth's checked ``GameState`` API, no adapter.
+* ``GameState`` rows: the same loop over koth's checked ``GameState`` API, no adapter;
+* ``rules replayed`` rows: that loop and ``GameState`` again, over recorded games of a
+  koth engine whose rules answer from the recording (each state's node, legal actions
+  and chance outcomes, and the state that followed it): the cost of everything but the
+  rules at that game's sequence of steps. The difference to the game's ``GameState``
+  row is what its rules cost a step, and the difference between the reference and this
+  row is what they may cost at the reference's speed (printed under the table).
 
 A step is one applied move: a chance outcome, one player's action or one joint action.
 The process is pinned to one core and CPU time (not wall time) is measured, so other
@@ -53,12 +59,17 @@ from tests.core.toy_game import SecretDuel  # noqa: E402
 from koth.build import build_kind  # noqa: E402
 from koth.core.chance import sample_outcome  # noqa: E402
 from koth.core.game import Game  # noqa: E402
+from koth.core.players import PlayerId, ToMove  # noqa: E402
 from koth.core.registry import load_game  # noqa: E402
 from koth.core.state import GameState  # noqa: E402
 from koth.interop.openspiel import openspiel_game, register_openspiel_game  # noqa: E402
 from koth.interop.spec import InteropSpec  # noqa: E402
 
 REFERENCE = "python_liars_poker"
+GAMESTATE_API = "GameState (koth)"
+REPLAYED_API = "GameState, rules replayed"
+#: recorded games per replayed engine (a few thousand steps each)
+REPLAYED_GAMES = 40
 
 
 def pyspiel_playout(game: Any, rng: random.Random) -> int:
@@ -104,6 +115,70 @@ def gamestate_playout(
             state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
     return steps
+
+
+@dataclass(eq=False)
+class ReplayedStep:
+    """One state of a recorded game: what its rules answered there, and what followed."""
+
+    to_move: ToMove
+    legal: Any = ()  # the single mover's legal actions, the very object the rules made
+    legal_by_player: dict[PlayerId, Any] | None = None  # at a simultaneous node
+    outcomes: Any = ()
+    following: ReplayedStep | None = None
+
+
+def record_playout(game: Game[Any, Any, Any], rng: random.Random) -> ReplayedStep:
+    """One random game of ``gamestate_playout``, kept as a chain of ReplayedSteps."""
+    state: GameState[Any, Any] = GameState(game, game.initial())
+    first = step = ReplayedStep(state.to_move())
+    while not state.is_terminal():
+        if state.is_chance_node():
+            step.outcomes = state.chance_outcomes()
+            state.apply_action(sample_outcome(step.outcomes, rng))
+        elif state.is_simultaneous_node():
+            step.legal_by_player = {p: state.legal_actions(p) for p in state.acting_players()}
+            state.apply_actions({p: rng.choice(a) for p, a in step.legal_by_player.items()})
+        else:
+            step.legal = state.legal_actions()
+            state.apply_action(rng.choice(step.legal))
+        step.following = step = ReplayedStep(state.to_move())
+    return first
+
+
+class ReplayedRules:
+    """A game whose rules answer from recorded games (``record_playout``), in turn: the
+    driver loop and ``GameState`` run as over the real rules, whose own work is gone.
+    Whatever action is chosen, a state is followed by the one recorded after it."""
+
+    def __init__(self, game: Game[Any, Any, Any], games: int, seed: int = 7) -> None:
+        rng = random.Random(seed)
+        self.name = game.name
+        self.records = [record_playout(game, rng) for _ in range(games)]
+        self.played = 0
+
+    def initial(self) -> ReplayedStep:
+        record = self.records[self.played % len(self.records)]
+        self.played += 1
+        return record
+
+    def to_move(self, step: ReplayedStep) -> ToMove:
+        return step.to_move
+
+    def legal_actions(self, step: ReplayedStep, player: PlayerId) -> Any:
+        by_player = step.legal_by_player
+        return step.legal if by_player is None else by_player.get(player, ())
+
+    def chance_outcomes(self, step: ReplayedStep) -> Any:
+        return step.outcomes
+
+    def apply(self, step: ReplayedStep, player: PlayerId, action: object) -> ReplayedStep:
+        assert step.following is not None
+        return step.following
+
+    def apply_joint(self, step: ReplayedStep, actions: object) -> ReplayedStep:
+        assert step.following is not None
+        return step.following
 
 
 @dataclass
@@ -161,8 +236,29 @@ def engines() -> list[tuple[str, str, Callable[[random.Random], int]]]:
         rows.append(
             (label, "pyspiel (koth adapter)", lambda rng, g=adapted: pyspiel_playout(g, rng))
         )
-        rows.append((label, "GameState (koth)", lambda rng, g=koth_game: gamestate_playout(g, rng)))
+        rows.append((label, GAMESTATE_API, lambda rng, g=koth_game: gamestate_playout(g, rng)))
+        if koth_game.name != SecretDuel.name:
+            replayed: Any = ReplayedRules(koth_game, games=REPLAYED_GAMES)
+            rows.append((label, REPLAYED_API, lambda rng, g=replayed: gamestate_playout(g, rng)))
     return rows
+
+
+def rules_budget(rows: list[Row], reference: Row) -> list[str]:
+    """Per engine with a replayed row: what its rules cost a step now, and what they
+    may cost for its GameState row to equal the reference (medians, microseconds)."""
+    lines = []
+    for replayed in rows:
+        if replayed.api != REPLAYED_API:
+            continue
+        real = next(r for r in rows if r.engine == replayed.engine and r.api == GAMESTATE_API)
+        floor = 1e6 / replayed.steps_per_second
+        spent = 1e6 / real.steps_per_second - floor
+        allowed = 1e6 / reference.steps_per_second - floor
+        lines.append(
+            f"{replayed.engine}: the rules cost {spent:.2f} us a step beside {floor:.2f} us "
+            f"of loop and GameState; at {REFERENCE}'s speed they may cost {allowed:.2f} us"
+        )
+    return lines
 
 
 def pin_to_one_core(cpu: int | None) -> int | None:
@@ -215,6 +311,8 @@ def main() -> None:
             f"{row.relative_to(reference):.2f}x",
         )
     console.print(table)
+    for line in rules_budget(rows, reference):
+        console.print(line)
     if args.json:
         payload = [
             {

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +68,36 @@ def test_the_gamestate_comparison_names_a_revision_it_cannot_read() -> None:
 def test_the_search_games_benchmark_prints_cpu_time_and_every_game_s_returns() -> None:
     out = _run("bench_search_games.py", "cards", "ismcts:iters=5", "--seeds", "0,1")
     assert "s CPU" in out and out.count("1.0") >= 2  # two games, each won by someone
+
+
+def _recorded_length(step: Any) -> int:
+    length = 0
+    while step.following is not None:
+        assert step.to_move.kind.name != "TERMINAL"
+        length += 1
+        step = step.following
+    assert step.to_move.kind.name == "TERMINAL"
+    return length
+
+
+def test_replayed_rules_walk_the_recorded_games_whatever_the_loop_chooses() -> None:
+    from bench_interop_speed import ReplayedRules, gamestate_playout, record_playout
+
+    game = BoardGame()
+    recorded = record_playout(game, random.Random(3))
+    assert _recorded_length(recorded) > 100
+    replayed: Any = ReplayedRules(game, games=2, seed=3)
+    lengths = [_recorded_length(record) for record in replayed.records]
+    assert lengths[0] == _recorded_length(recorded)  # seeded: the same first game
+    # another seed picks other actions, yet each game walks its recording to the end,
+    # and the games are replayed in turn
+    assert gamestate_playout(replayed, random.Random(99)) == lengths[0]
+    assert gamestate_playout(replayed, random.Random(98)) == lengths[1]
+    assert gamestate_playout(replayed, random.Random(97)) == lengths[0]
+
+
+def test_the_interop_benchmark_prints_the_rules_budget_of_each_replayed_engine() -> None:
+    out = _run("bench_interop_speed.py", "--seconds", "0.1", "--rounds", "1")
+    assert "rules replayed" in out and "python_liars_poker" in out
+    for game in ("koth cards", "koth board"):
+        assert f"{game}: the rules cost" in out
