@@ -14,6 +14,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "koth.agents.heuristics.cards",
     "koth.agents.search",
     "koth.core.chance",
+    "koth.core.frozen",
     "koth.core.offered",
     "koth.core.players",
     "koth.core.state",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import FrozenInstanceError
 from typing import Final
 
 from koth.core.fastdata import fast_constructors
+from koth.core.frozen import FrozenFields, refuse_deletion, set_field_once
 from koth.games.board.actions import Ally
 from koth.games.board.tables import (
     LOC_NAMES,
@@ -94,7 +94,7 @@ def occupancy_masks(units: bytes) -> tuple[int, ...]:
     return tuple(masks)
 
 
-class BoardState:
+class BoardState(FrozenFields):
     """Everything about one game, secrets (excluded unit types) included.
 
     ``units`` is flat: ``units[(player * 33 + loc) * 3 + unit_type]`` counts one player's
@@ -117,6 +117,7 @@ class BoardState:
     """
 
     __slots__ = FIELD_NAMES
+    FIELD_NAMES = FIELD_NAMES
 
     phase: Phase
     terrain: tuple[int, ...]  # per ring tile, -1 before it is drawn
@@ -183,14 +184,13 @@ class BoardState:
         self.winners = winners
         self.occupied = occupancy_masks(units) if occupied is None else occupied
 
+    # After __init__ on purpose: mypyc compiles the stores written before a class's
+    # __setattr__ as direct stores (koth.core.frozen.FrozenFields).
     def __setattr__(self, name: str, value: object) -> None:
-        # Interpreted, __init__'s stores come here too: each field may be set once.
-        if hasattr(self, name) or name not in FIELD_NAMES:
-            raise FrozenInstanceError(f"cannot assign to field {name!r} of a BoardState")
-        object.__setattr__(self, name, value)
+        set_field_once(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r} of a BoardState")
+        refuse_deletion(self, name)
 
     def fields(self) -> tuple[object, ...]:
         """Every field's value, in declaration order."""
@@ -217,20 +217,8 @@ class BoardState:
             self.occupied,
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BoardState):
-            return NotImplemented
-        return self is other or self.fields() == other.fields()
-
-    def __hash__(self) -> int:
-        return hash(self.fields())
-
     def __repr__(self) -> str:
         return f"BoardState({position_text(self)!r})"
-
-    def __reduce__(self) -> tuple[type[BoardState], tuple[object, ...]]:
-        # pickling (worker processes, Ray) rebuilds through __init__
-        return (BoardState, self.fields())
 
     def active(self) -> int:
         return self.order[self.turn % len(self.order)]

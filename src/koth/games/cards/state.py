@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import FrozenInstanceError
 from typing import Final
 
 from koth.core.fastdata import fast_constructors
+from koth.core.frozen import FrozenFields, refuse_deletion, set_field_once
 from koth.games.cards.actions import Attack
 
 
@@ -33,7 +33,7 @@ DISCARDED: Final = -1
 FIGHT_FIELDS: Final = ("chooser", "stack", "rounds", "winner", "top", "size")
 
 
-class FightLog:
+class FightLog(FrozenFields):
     """The public record of one finished fight for a stack.
 
     Immutable and compared by value like a frozen dataclass; a plain class for the same
@@ -42,6 +42,7 @@ class FightLog:
     """
 
     __slots__ = FIGHT_FIELDS
+    FIELD_NAMES = FIGHT_FIELDS
 
     chooser: int
     stack: int
@@ -69,35 +70,23 @@ class FightLog:
         self.top = top
         self.size = size
 
+    # After __init__ on purpose: mypyc compiles the stores written before a class's
+    # __setattr__ as direct stores (koth.core.frozen.FrozenFields).
     def __setattr__(self, name: str, value: object) -> None:
-        # Interpreted, __init__'s stores come here too: each field may be set once.
-        if hasattr(self, name) or name not in FIGHT_FIELDS:
-            raise FrozenInstanceError(f"cannot assign to field {name!r} of a FightLog")
-        object.__setattr__(self, name, value)
+        set_field_once(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r} of a FightLog")
+        refuse_deletion(self, name)
 
     def fields(self) -> tuple[object, ...]:
         """Every field's value, in declaration order."""
         return (self.chooser, self.stack, self.rounds, self.winner, self.top, self.size)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FightLog):
-            return NotImplemented
-        return self is other or self.fields() == other.fields()
-
-    def __hash__(self) -> int:
-        return hash(self.fields())
 
     def __repr__(self) -> str:
         values = ", ".join(
             f"{name}={value!r}" for name, value in zip(FIGHT_FIELDS, self.fields(), strict=True)
         )
         return f"FightLog({values})"
-
-    def __reduce__(self) -> tuple[type[FightLog], tuple[object, ...]]:
-        return (FightLog, self.fields())
 
 
 def new_fight_log(
@@ -141,7 +130,7 @@ FIELD_NAMES: Final = (
 )
 
 
-class CardsState:
+class CardsState(FrozenFields):
     """Everything about one game, secrets included. Card sets are bitmasks.
 
     Immutable, compared and hashed by value like a frozen dataclass. It is a plain class
@@ -151,6 +140,7 @@ class CardsState:
     """
 
     __slots__ = FIELD_NAMES
+    FIELD_NAMES = FIELD_NAMES
 
     phase: Phase
     hands: tuple[int, int]
@@ -220,14 +210,13 @@ class CardsState:
         self.log = log
         self.buried = buried
 
+    # After __init__ on purpose: mypyc compiles the stores written before a class's
+    # __setattr__ as direct stores (koth.core.frozen.FrozenFields).
     def __setattr__(self, name: str, value: object) -> None:
-        # Interpreted, __init__'s stores come here too: each field may be set once.
-        if hasattr(self, name) or name not in FIELD_NAMES:
-            raise FrozenInstanceError(f"cannot assign to field {name!r} of a CardsState")
-        object.__setattr__(self, name, value)
+        set_field_once(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r} of a CardsState")
+        refuse_deletion(self, name)
 
     def fields(self) -> tuple[object, ...]:
         """Every field's value, in declaration order."""
@@ -251,24 +240,12 @@ class CardsState:
             self.buried,
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CardsState):
-            return NotImplemented
-        return self is other or self.fields() == other.fields()
-
-    def __hash__(self) -> int:
-        return hash(self.fields())
-
     def __repr__(self) -> str:
         # a frozen dataclass's repr: every field as name=value
         values = ", ".join(
             f"{name}={value!r}" for name, value in zip(FIELD_NAMES, self.fields(), strict=True)
         )
         return f"CardsState({values})"
-
-    def __reduce__(self) -> tuple[type[CardsState], tuple[object, ...]]:
-        # pickling (worker processes, Ray) rebuilds through __init__
-        return (CardsState, self.fields())
 
 
 def new_state(
