@@ -8,7 +8,7 @@ Each match-up plays ``--games`` games, seats alternating (game i seats the agent
 seat i mod 2), seeds derived from ``--seed``; a Rich progress bar shows the score so far.
 A budget in seconds is per move; ``--iters`` gives a reproducible budget instead.
 
-The issue's targets (2 players): cards ``ismcts`` at 1 s/move wins >= 95% against
+The strength targets (2 players): cards ``ismcts`` at 1 s/move wins >= 95% against
 random, >= 65% against the heuristic and >= 60% against OpenSpiel's ISMCTSBot given the
 same time per move; board ``mcts`` at 1 s/move >= 95% against random and >= 65% against
 the heuristic.

@@ -22,9 +22,9 @@ in ``--rounds`` interleaved rounds (every row once per round, ``seconds / rounds
 and each row reports its median round, so a slow spell of the machine falls on every
 row alike instead of on whichever row ran then; the spread column shows the slowest and
 fastest round. The last column compares each row with ``python_liars_poker`` (the
-issue's target: >= 1) round by round: the median over the rounds of the row's speed
-divided by the reference's speed in the same round, which cancels the machine's slow
-and fast spells better than a ratio of the two medians.
+pure-Python reference: >= 1 is at least its speed) round by round: the median over the
+rounds of the row's speed divided by the reference's speed in the same round, which
+cancels the machine's slow and fast spells better than a ratio of the two medians.
 
 The title names the koth build measured: pure Python, or compiled with mypyc when the
 compiled build is on the path (``make compiled``, then ``PYTHONPATH=.build/compiled``).
