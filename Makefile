@@ -20,9 +20,10 @@ BUILD := .build
 COMPILED_SITE := $(BUILD)/compiled
 SOURCES_SUM := $(shell cat pyproject.toml hatch_build.py $$(find src -name '*.py' | LC_ALL=C sort) | cksum | cut -d' ' -f1)
 COMPILED_STAMP := $(COMPILED_SITE)/.built-$(SOURCES_SUM)
-#: the tests that exercise the compiled modules (the games' rules and all that drives them)
-COMPILED_TESTS := tests/test_build.py tests/games/board tests/games/cards tests/agents \
-	tests/interop tests/sim
+#: the tests that exercise the compiled modules (the framework's per-step code, the games'
+#: rules and all that drives them)
+COMPILED_TESTS := tests/test_build.py tests/core tests/games/board tests/games/cards \
+	tests/agents tests/interop tests/sim
 
 .PHONY: run test lint typecheck pytest install system-deps clean compiled test-compiled messages
 
