@@ -7,8 +7,13 @@ samples each chance node's explicit outcomes here, with a ``random.Random`` it o
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
+
+from mypy_extensions import mypyc_attr
+
+from koth.core.offered import ActionList
 
 if TYPE_CHECKING:
     # for annotations only: the state samples its chance nodes with this module
@@ -16,11 +21,73 @@ if TYPE_CHECKING:
 
 A = TypeVar("A", bound=Hashable)
 
+#: per number of outcomes n: the running sums of n probabilities 1 / n, each added as
+#: ``sample_outcome`` adds them (so a search of them finds the outcome its walk finds)
+_RUNNING_SUMS: Final[dict[int, list[float]]] = {}
+
+
+def running_sums(size: int) -> list[float]:
+    """The cumulative probabilities of ``size`` equally likely outcomes, summed one by
+    one in floating point as ``sample_outcome``'s walk sums them."""
+    sums = _RUNNING_SUMS.get(size)
+    if sums is None:
+        probability = 1.0 / size
+        cumulative = 0.0
+        sums = []
+        for _ in range(size):
+            cumulative += probability
+            sums.append(cumulative)
+        _RUNNING_SUMS[size] = sums
+    return sums
+
+
+# a game package that is not compiled may subclass it in the compiled build too
+@mypyc_attr(allow_interpreted_subclasses=True)
+class UniformOutcomes(ActionList[tuple[A, float]]):
+    """A chance node's equally likely outcomes, as (action, 1 / n) pairs built when read.
+
+    A game whose chance nodes offer many equally likely outcomes (the card deal: one of
+    the undealt cards) may return one from ``chance_outcomes``. ``sample_outcome`` then
+    finds the drawn outcome by a binary search of the running sums, the same one its
+    walk over the pairs would find, and builds only that outcome; ``GameState`` checks
+    the outcome handed back with ``offers``, without building the others. Subclasses
+    give ``outcome`` and may give a faster ``offers`` and ``build``.
+    """
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+        self.probability = 1.0 / size if size else 0.0
+
+    def outcome(self, index: int) -> A:
+        """The action of the outcome at ``index`` (0 <= index < len(self))."""
+        raise NotImplementedError
+
+    def offers(self, action: object) -> bool:
+        """Whether ``action`` is the very object of one of these outcomes (identity)."""
+        return any(pair[0] is action for pair in self.listed())
+
+    def index_at(self, threshold: float) -> int:
+        """The index of the outcome drawn by ``threshold`` in [0, 1)."""
+        index = bisect_right(running_sums(self.size), threshold)
+        return index if index < self.size else self.size - 1
+
+    def __len__(self) -> int:
+        return self.size
+
+    def item(self, index: int) -> tuple[A, float]:
+        return (self.outcome(index), self.probability)
+
 
 def sample_outcome(outcomes: Sequence[tuple[A, float]], rng: random.Random) -> A:
     """One outcome drawn with its probability."""
     if not outcomes:
         raise ValueError("no chance outcomes to sample from")
+    if isinstance(outcomes, UniformOutcomes):
+        # named as UniformOutcomes: narrowed from Sequence, the type is an intersection
+        uniform: UniformOutcomes[Any] = outcomes
+        drawn: A = uniform.outcome(uniform.index_at(rng.random()))
+        return drawn
     threshold = rng.random()
     cumulative = 0.0
     for action, probability in outcomes:

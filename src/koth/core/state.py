@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeGuard, TypeVar, cast
 
-from koth.core.chance import sample_outcome
+from koth.core.chance import UniformOutcomes, sample_outcome
 from koth.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -292,13 +292,24 @@ class GameState(Generic[S, A]):
             outcomes = self._chance
             if outcomes is None:
                 outcomes = self.chance_outcomes()
-            # each pair's action alone: compiled, iterating the pairs as typed (action,
-            # float) would convert each one, its probability unboxed and boxed again
-            pairs: Sequence[tuple[A, object]] = outcomes
-            for pair in pairs:
-                if pair[0] is action:
-                    parsed = pair[0]
-                    break
+            # the outcome handed back is one of this node's very objects (what samplers
+            # hand back): asked of UniformOutcomes, else found by identity (inline: a
+            # helper's call costs an interpreted chance step some 2%)
+            if isinstance(outcomes, UniformOutcomes):
+                uniform: UniformOutcomes[Any] = outcomes  # as in _offered
+                offered_outcome = uniform.offers(action)
+            else:
+                offered_outcome = False
+                # each pair's action alone: compiled, iterating the pairs as typed
+                # (action, float) would convert each one, its probability unboxed and
+                # boxed again
+                pairs: Sequence[tuple[object, object]] = outcomes
+                for pair in pairs:
+                    if pair[0] is action:
+                        offered_outcome = True
+                        break
+            if offered_outcome:
+                parsed = cast(A, action)  # one of the outcomes' actions, so not a text
             else:
                 parsed = self._parse(action)
                 self._check_legal(mover, parsed)

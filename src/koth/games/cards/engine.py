@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from koth.core.chance import UniformOutcomes
+from koth.core.offered import as_sequence
 from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
 from koth.games.cards.actions import (
     DEALS,
@@ -87,6 +89,47 @@ def deal_outcomes(undealt: int) -> Outcomes:
     return tuple(collected)
 
 
+#: whether this module runs compiled: there the deal's outcomes are built when read
+#: (``DealOutcomes``); interpreted, each read would be a Python call, and the whole tuple
+#: from precomputed runs (``deal_outcomes``) costs less
+COMPILED: Final = not __file__.endswith(".py")
+
+#: per 4-bit value: how many bits it has, and the position of each, lowest first
+_NIBBLE_BITS: Final = tuple(tuple(i for i in range(4) if b >> i & 1) for b in range(16))
+
+
+class DealOutcomes(UniformOutcomes[CardsAction]):
+    """The deal's outcomes when the cards ``undealt`` are left (``deal_outcomes``),
+    built when read: a playout samples one of them, and the deal is about half of a
+    game's steps. The compiled build's ``chance_outcomes`` of a deal."""
+
+    def __init__(self, undealt: int) -> None:
+        super().__init__(undealt.bit_count())
+        self.undealt = undealt
+
+    def outcome(self, index: int) -> CardsAction:
+        """The Deal of the undealt card at ``index`` in card order."""
+        rest = self.undealt
+        base = 0
+        while rest:
+            bits = _NIBBLE_BITS[rest & 15]
+            if index < len(bits):
+                return DEALS[base + bits[index]]
+            index -= len(bits)
+            rest >>= 4
+            base += 4
+        raise IndexError(f"outcome index {index} past the {self.size} undealt cards")
+
+    def offers(self, action: object) -> bool:
+        if not isinstance(action, Deal):
+            return False
+        card = action.card
+        return 0 <= card < NORMAL_CARDS and DEALS[card] is action and bool(self.undealt >> card & 1)
+
+    def build(self) -> list[tuple[CardsAction, float]]:
+        return list(deal_outcomes(self.undealt))
+
+
 class CardsRules:
     """``to_move``, ``chance_outcomes``, ``legal_actions``, ``apply`` and
     ``apply_joint`` of ``CardsGame`` for one set of parameters."""
@@ -99,7 +142,10 @@ class CardsRules:
         # pyspiel adapter) may ask twice; one remembered (state, outcomes) pair halves
         # that work. Read and written as one tuple, so sharing a game between threads
         # stays safe.
-        self._last_outcomes: tuple[CardsState | None, Outcomes] = (None, ())
+        self._last_outcomes: tuple[CardsState | None, Sequence[tuple[CardsAction, float]]] = (
+            None,
+            (),
+        )
 
     def chooser(self, state: CardsState) -> int:
         """C5: the dealer chooses the first stack, then the choice alternates."""
@@ -123,7 +169,11 @@ class CardsRules:
             return cached
         if state.phase is not _DEAL:
             return ()
-        outcomes = deal_outcomes(state.undealt)
+        outcomes: Sequence[tuple[CardsAction, float]]
+        if COMPILED:
+            outcomes = as_sequence(DealOutcomes(state.undealt))
+        else:
+            outcomes = deal_outcomes(state.undealt)
         self._last_outcomes = (state, outcomes)
         return outcomes
 
