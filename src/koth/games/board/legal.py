@@ -26,7 +26,7 @@ from koth.games.board.actions import (
     Roll,
     TurnRing,
 )
-from koth.games.board.offers import MOVE_ROWS, SWAPS, TurnActions, move_row
+from koth.games.board.offers import MOVE_ROWS, SWAPS, TurnActions, move_row, segment
 from koth.games.board.params import BoardParams
 from koth.games.board.state import (
     PHASE_ANSWER,
@@ -71,6 +71,12 @@ RING_TURNS: Final[tuple[Action, ...]] = tuple(
     TurnRing(ring, right) for ring in range(1, 5) for right in (False, True)
 )
 AREA_MOVES: Final[tuple[MoveArea, ...]] = tuple(MoveArea(i) for i in range(RING_SIZE))
+#: B14, by the mask of the free positions of the outer ring (bit i: no area touches
+#: index i): the ring turns, then the own area's moves to each free position
+TURNING: Final[tuple[tuple[Action, ...], ...]] = tuple(
+    RING_TURNS + tuple(AREA_MOVES[i] for i in range(RING_SIZE) if free >> i & 1)
+    for free in range(1 << RING_SIZE)
+)
 #: per target tile (and the center): the mask of ORIGIN_SLOTS[target]
 ORIGIN_SLOT_MASKS: Final[tuple[int, ...]] = tuple(
     reduce(or_, (1 << loc for loc in slots), 0) for slots in ORIGIN_SLOTS
@@ -338,34 +344,43 @@ class LegalActions:
             enemy_blockers = self._add_unit_moves(s, p, pays, terrain, moves, segments)
             # blockers not on difficult terrain, next to (a slot of) an own fighter: the
             # others have no own fighter to assault or ally from
-            own_fighters = s.occupied[p * 3 + FIGHTER]
-            standing = terrain[0] | terrain[1] | 1 << CENTER
-            targets: list[int] = []
-            rest = enemy_blockers & standing
-            while rest:  # lowest first
-                low = rest & -rest
-                rest ^= low
-                d = low.bit_length() - 1
-                if own_fighters & ORIGIN_SLOT_MASKS[d]:
-                    targets.append(d)
-            if targets:
-                self._assaults(s, p, pays, targets, attached, actions)
+            # (an assault needs the turn's first slot, an alliance a third player)
+            if s.slots == 0 or self.n > 2:
+                own_fighters = s.occupied[p * 3 + FIGHTER]
+                standing = terrain[0] | terrain[1] | 1 << CENTER
+                rest = enemy_blockers & standing
+                targets: list[int] | None = None
+                while rest:  # lowest first
+                    low = rest & -rest
+                    rest ^= low
+                    d = low.bit_length() - 1
+                    if own_fighters & ORIGIN_SLOT_MASKS[d]:
+                        if targets is None:
+                            targets = []
+                        targets.append(d)
+                if targets is not None:
+                    self._assaults(s, p, pays, targets, attached, actions)
 
         # Generate turning (B14): ring turns, the own area to a free position, swaps.
+        turning: tuple[Action, ...] = ()
         if n_turn:
-            actions += RING_TURNS
+            free = 0
             for i in range(RING_SIZE):
                 if attached[i] < 0:
-                    actions.append(AREA_MOVES[i])
+                    free |= 1 << i
+            turning = TURNING[free]
             if lazy:
                 swaps = self._swap_mask(s)
             else:
+                actions += turning
                 actions += self._swaps(s)
 
         # Generate the ends of the turn (B7, B7.1).
         ends = self._ends(s, n_recruit, n_move, n_turn)
         if lazy:
-            return as_sequence(TurnActions(head, segments, pays, actions, swaps, ends))
+            # the middle: the assaults and offers (if any), then the turning
+            middle = tuple(actions) + turning if actions else turning
+            return as_sequence(TurnActions(head, segments, pays, middle, swaps, ends))
         actions += ends
         return actions
 
@@ -380,8 +395,8 @@ class LegalActions:
     ) -> int:
         """Append every move of one of ``p``'s units (B9-B12), with each payment of
         ``pays``, in id order (``terrain``: ``terrain_masks`` of the state), to
-        ``actions``; or, without ``actions``, append each moving unit's ``move_row`` and
-        then its destinations (a mask) to ``segments``. Returns the mask of the enemy
+        ``actions``; or, without ``actions``, append each moving unit's ``segment`` (its
+        ``move_row`` and its destinations, a mask) to ``segments``. Returns the mask of the enemy
         blockers (for the assaults)."""
         units = s.units
         occupied = s.occupied
@@ -476,8 +491,7 @@ class LegalActions:
                 if not dests:
                     continue
                 if actions is None:
-                    segments.append(move_row(t, src))
-                    segments.append(dests)
+                    segments.append(segment(move_row(t, src), dests))
                     continue
                 moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pays_key)
                 if moves is None:

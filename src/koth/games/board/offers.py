@@ -48,20 +48,32 @@ def move_row(unit: int, src: int) -> int:
     return (unit * NUM_LOCS + src) * 3
 
 
+#: a segment of ``TurnActions``: ``destinations << SEGMENT_SHIFT | move_row``, one int
+#: per moving unit (one boxed int and one list append where two cost twice as much)
+SEGMENT_SHIFT: Final = 9
+_ROW_MASK: Final = (1 << SEGMENT_SHIFT) - 1
+
+
+def segment(row: int, destinations: int) -> int:
+    """One moving unit's segment: its ``move_row`` and its destinations (a mask)."""
+    return destinations << SEGMENT_SHIFT | row
+
+
 class TurnActions(ActionList[Action]):
     """The actions of a turn in id order: ``head`` (recruits); the unit moves, kept in
-    ``segments`` as pairs of ints, per moving unit its ``move_row`` (type and origin)
-    and its destinations (a mask), each destination with every payment of ``pays`` in
-    turn; ``middle`` (assaults, alliance offers, ring turns, area moves); the terrain
-    swaps, a mask of ``EDGES`` (``swaps``); ``tail`` (the ends of the turn). Two lists
-    in all: one is made and freed at every decision of a playout."""
+    ``segments``, one int per moving unit (``segment``: its ``move_row``, type and
+    origin, and its destinations, a mask), each destination with every payment of
+    ``pays`` in turn; ``middle`` (assaults, alliance offers, ring turns, area moves);
+    the terrain swaps, a mask of ``EDGES`` (``swaps``); ``tail`` (the ends of the
+    turn). One list in all, ``segments``: made and freed at every decision of a
+    playout."""
 
     def __init__(
         self,
         head: tuple[Action, ...],
         segments: list[int],
         pays: tuple[int, ...],
-        middle: list[Action],
+        middle: tuple[Action, ...],
         swaps: int,
         tail: tuple[Action, ...],
     ) -> None:
@@ -72,9 +84,11 @@ class TurnActions(ActionList[Action]):
         self.middle = middle
         self.swaps = swaps
         self.tail = tail
+        #: the move built by the last read (what a playout hands back to ``holds``)
+        self.last_read: Action | None = None
         num_destinations = 0
-        for k in range(1, len(segments), 2):
-            num_destinations += popcount(segments[k])
+        for packed in segments:
+            num_destinations += popcount(packed >> SEGMENT_SHIFT)
         # where each part starts
         self.moves_at = moves_at = len(head)
         self.middle_at = middle_at = moves_at + num_destinations * len(pays)
@@ -106,23 +120,23 @@ class TurnActions(ActionList[Action]):
         index -= self.moves_at
         pays = self.pays
         per_dst = len(pays)
-        segments = self.segments
-        for k in range(0, len(segments), 2):
-            mask = segments[k + 1]
+        for packed in self.segments:
+            mask = packed >> SEGMENT_SHIFT
             count = popcount(mask) * per_dst
             if index < count:
                 skip, pay = divmod(index, per_dst)
-                return MOVE_ROWS[segments[k] + pays[pay]][_nth_bit(mask, skip)]
+                move = MOVE_ROWS[(packed & _ROW_MASK) + pays[pay]][_nth_bit(mask, skip)]
+                self.last_read = move
+                return move
             index -= count
         raise IndexError(index)  # unreachable: the segments' counts add up to the moves
 
     def build(self) -> list[Action]:
         actions = list(self.head)
         pays = self.pays
-        segments = self.segments
-        for k in range(0, len(segments), 2):
-            row = segments[k]
-            mask = segments[k + 1]
+        for packed in self.segments:
+            row = packed & _ROW_MASK
+            mask = packed >> SEGMENT_SHIFT
             while mask:  # destinations, lowest first (as their ids go)
                 low = mask & -mask
                 mask ^= low
@@ -139,17 +153,18 @@ class TurnActions(ActionList[Action]):
         return actions
 
     def holds(self, action: object) -> bool:
+        if action is self.last_read:
+            return action is not None  # the move the last read built
         if isinstance(action, Move):
             # a move is offered when its unit's origin, its destination and its payment
             # are; then MOVE_ROWS holds the very object offered
             row = move_row(action.unit, action.src)
-            segments = self.segments
-            for k in range(0, len(segments), 2):
-                if segments[k] == row:
+            for packed in self.segments:
+                if packed & _ROW_MASK == row:
                     return (
                         _has(self.pays, action.pay)
                         and 0 <= action.dst < NUM_LOCS
-                        and segments[k + 1] >> action.dst & 1 == 1
+                        and packed >> (SEGMENT_SHIFT + action.dst) & 1 == 1
                         and MOVE_ROWS[row + action.pay][action.dst] is action
                     )
             return False
