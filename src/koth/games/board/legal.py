@@ -87,6 +87,18 @@ END_VALUES: Final[dict[tuple[int, ...], Action]] = {drop: End(drop) for drop in 
 RECRUITS: Final[tuple[tuple[Action, Action], ...]] = tuple(
     (Recruit(t, False), Recruit(t, True)) for t in range(3)
 )
+#: B8, by ``types << 2 | 2 * (a recruit die) + (recruits paid by a move die)``, where
+#: bit t of ``types`` says that type t may be recruited: the recruits, in id order
+RECRUIT_LISTS: Final[tuple[tuple[Action, ...], ...]] = tuple(
+    tuple(
+        RECRUITS[t][by_move]
+        for t in range(3)
+        if code >> 2 >> t & 1
+        for by_move in (0, 1)
+        if code >> (1 - by_move) & 1
+    )
+    for code in range(8 << 2)
+)
 
 #: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
 _IS_TERRAIN: Final = tuple(bytes(49 if v == kind else 48 for v in range(256)) for kind in range(3))
@@ -307,32 +319,32 @@ class LegalActions:
         hand = s.hand
         nothing_in_play = hand[p * 3] + hand[p * 3 + 1] + hand[p * 3 + 2] == TOTAL_UNITS
         attached = self._attached(s.area_pos)
-        actions: list[Action] = []
 
         # Generate recruits (B8): a unit in hand, not the excluded type, runners from
         # their first round; paid by a recruit die, or by a move die while nothing is in
-        # play (B7.4).
+        # play (B7.4). The recruits of each case are one prebuilt tuple.
         recruit_by_move = bool(n_move) and nothing_in_play
+        head: tuple[Action, ...] = ()
         if n_recruit or recruit_by_move:
             excluded = s.excluded[p]
             runners_too = s.round >= self.runner_first_round
+            types = 0
             for t in range(3):
                 if hand[p * 3 + t] and t != excluded and (t != RUNNER or runners_too):
-                    if n_recruit:
-                        actions.append(RECRUITS[t][0])
-                    if recruit_by_move:
-                        actions.append(RECRUITS[t][1])
+                    types |= 1 << t
+            paid = (2 if n_recruit else 0) | (1 if recruit_by_move else 0)
+            head = RECRUIT_LISTS[types << 2 | paid]
 
         # Generate unit moves (B9-B12), then assaults (B11.2) and alliance offers (B13),
         # each paid as a move may be paid now (B7, B7.4). Listed lazily, the recruits
-        # are the head, the moves are kept as (unit and origin, destinations) pairs, and
-        # what follows them are the middle, the swaps' mask and the ends.
-        head: tuple[Action, ...] = ()
+        # are the head, the moves are kept as one ``segment`` per moving unit, and what
+        # follows them are the middle (the assaults and offers, then the turning), the
+        # swaps' mask and the ends; the list of assaults and offers is made only when
+        # there is a target.
         segments: list[int] = []
         swaps = 0
-        if lazy and actions:
-            head = tuple(actions)
-            actions = []
+        # the plain list; lazily, the assaults and offers alone, made when there are
+        actions: list[Action] | None = None if lazy else list(head)
         pays = _PAYS[
             (4 if n_move else 0)
             + (2 if n_recruit and self.all_recruited(s, p) else 0)
@@ -340,8 +352,7 @@ class LegalActions:
         ]
         if pays and not nothing_in_play:
             terrain = self.terrain_masks(s.terrain)
-            moves = None if lazy else actions
-            enemy_blockers = self._add_unit_moves(s, p, pays, terrain, moves, segments)
+            enemy_blockers = self._add_unit_moves(s, p, pays, terrain, actions, segments)
             # blockers not on difficult terrain, next to (a slot of) an own fighter: the
             # others have no own fighter to assault or ally from
             # (an assault needs the turn's first slot, an alliance a third player)
@@ -359,6 +370,8 @@ class LegalActions:
                             targets = []
                         targets.append(d)
                 if targets is not None:
+                    if actions is None:
+                        actions = []
                     self._assaults(s, p, pays, targets, attached, actions)
 
         # Generate turning (B14): ring turns, the own area to a free position, swaps.
@@ -371,13 +384,13 @@ class LegalActions:
             turning = TURNING[free]
             if lazy:
                 swaps = self._swap_mask(s)
-            else:
+            elif actions is not None:
                 actions += turning
                 actions += self._swaps(s)
 
         # Generate the ends of the turn (B7, B7.1).
         ends = self._ends(s, n_recruit, n_move, n_turn)
-        if lazy:
+        if lazy or actions is None:
             # the middle: the assaults and offers (if any), then the turning
             middle = tuple(actions) + turning if actions else turning
             return as_sequence(TurnActions(head, segments, pays, middle, swaps, ends))

@@ -124,8 +124,9 @@ class TurnActions(ActionList[Action]):
             mask = packed >> SEGMENT_SHIFT
             count = popcount(mask) * per_dst
             if index < count:
-                skip, pay = divmod(index, per_dst)
-                move = MOVE_ROWS[(packed & _ROW_MASK) + pays[pay]][_nth_bit(mask, skip)]
+                # (two int operations: compiled, divmod would build a tuple)
+                pay = pays[index % per_dst]
+                move = MOVE_ROWS[(packed & _ROW_MASK) + pay][_nth_bit(mask, index // per_dst)]
                 self.last_read = move
                 return move
             index -= count
