@@ -48,20 +48,15 @@ def move_row(unit: int, src: int) -> int:
     return (unit * NUM_LOCS + src) * 3
 
 
-#: a segment of ``TurnActions``, one int per moving unit (one boxed int and one list
-#: append where two or three cost more): ``(count << NUM_LOCS | destinations) <<
-#: SEGMENT_SHIFT | move_row``, the number of destinations kept with them so that no
-#: read counts their bits again
+#: a segment of ``TurnActions``: ``destinations << SEGMENT_SHIFT | move_row``, one int
+#: per moving unit (one boxed int and one list append where two cost twice as much)
 SEGMENT_SHIFT: Final = 9
 _ROW_MASK: Final = (1 << SEGMENT_SHIFT) - 1
-_COUNT_SHIFT: Final = SEGMENT_SHIFT + NUM_LOCS
-_DESTINATIONS: Final = (1 << NUM_LOCS) - 1
 
 
 def segment(row: int, destinations: int) -> int:
-    """One moving unit's segment: its ``move_row``, its destinations (a mask) and
-    their number."""
-    return (popcount(destinations) << NUM_LOCS | destinations) << SEGMENT_SHIFT | row
+    """One moving unit's segment: its ``move_row`` and its destinations (a mask)."""
+    return destinations << SEGMENT_SHIFT | row
 
 
 class TurnActions(ActionList[Action]):
@@ -93,7 +88,7 @@ class TurnActions(ActionList[Action]):
         self.last_read: Action | None = None
         num_destinations = 0
         for packed in segments:
-            num_destinations += packed >> _COUNT_SHIFT
+            num_destinations += popcount(packed >> SEGMENT_SHIFT)
         # where each part starts
         self.moves_at = moves_at = len(head)
         self.middle_at = middle_at = moves_at + num_destinations * len(pays)
@@ -126,9 +121,9 @@ class TurnActions(ActionList[Action]):
         pays = self.pays
         per_dst = len(pays)
         for packed in self.segments:
-            count = (packed >> _COUNT_SHIFT) * per_dst
+            mask = packed >> SEGMENT_SHIFT
+            count = popcount(mask) * per_dst
             if index < count:
-                mask = packed >> SEGMENT_SHIFT & _DESTINATIONS
                 # (two int operations: compiled, divmod would build a tuple)
                 pay = pays[index % per_dst]
                 move = MOVE_ROWS[(packed & _ROW_MASK) + pay][_nth_bit(mask, index // per_dst)]
@@ -142,7 +137,7 @@ class TurnActions(ActionList[Action]):
         pays = self.pays
         for packed in self.segments:
             row = packed & _ROW_MASK
-            mask = packed >> SEGMENT_SHIFT & _DESTINATIONS
+            mask = packed >> SEGMENT_SHIFT
             while mask:  # destinations, lowest first (as their ids go)
                 low = mask & -mask
                 mask ^= low
