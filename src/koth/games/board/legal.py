@@ -42,9 +42,7 @@ from koth.games.board.tables import (
     DIFFICULT,
     EDGES,
     EDGES_AT_TILE,
-    EDGES_FROM_BYTE,
     EDGES_FROM_TILE,
-    EDGES_TO_BYTE,
     EDGES_TO_TILE,
     FIGHTER,
     LIGHT,
@@ -386,16 +384,18 @@ class LegalActions:
             turning = TURNING[free]
             if lazy:
                 swaps = self._swap_mask(s)
-            elif actions is not None:
+            else:
+                assert actions is not None  # the plain list, made above
                 actions += turning
                 actions += self._swaps(s)
 
         # Generate the ends of the turn (B7, B7.1).
         ends = self._ends(s, n_recruit, n_move, n_turn)
-        if lazy or actions is None:
+        if lazy:
             # the middle: the assaults and offers (if any), then the turning
             middle = tuple(actions) + turning if actions else turning
             return as_sequence(TurnActions(head, segments, pays, middle, swaps, ends))
+        assert actions is not None  # the plain list, made above
         actions += ends
         return actions
 
@@ -687,22 +687,11 @@ class LegalActions:
         occupied = (fighters | blockers) & tiles
         blockers &= tiles
         # the edges whose first (a) or second (b) tile holds a fighter or blocker, or a
-        # blocker (``edges_from`` and ``edges_to`` written out: each byte's table index
-        # is computed once for both)
-        o0 = occupied & 255
-        o1 = 256 + (occupied >> 8 & 255)
-        o2 = 512 + (occupied >> 16 & 255)
-        o3 = 768 + (occupied >> 24 & 255)
-        b0 = blockers & 255
-        b1 = 256 + (blockers >> 8 & 255)
-        b2 = 512 + (blockers >> 16 & 255)
-        b3 = 768 + (blockers >> 24 & 255)
-        a_occupied = EDGES_FROM_BYTE[o0] | EDGES_FROM_BYTE[o1] | EDGES_FROM_BYTE[o2]
-        a_occupied |= EDGES_FROM_BYTE[o3]
-        b_occupied = EDGES_TO_BYTE[o0] | EDGES_TO_BYTE[o1] | EDGES_TO_BYTE[o2] | EDGES_TO_BYTE[o3]
-        a_blocker = EDGES_FROM_BYTE[b0] | EDGES_FROM_BYTE[b1] | EDGES_FROM_BYTE[b2]
-        a_blocker |= EDGES_FROM_BYTE[b3]
-        b_blocker = EDGES_TO_BYTE[b0] | EDGES_TO_BYTE[b1] | EDGES_TO_BYTE[b2] | EDGES_TO_BYTE[b3]
+        # blocker
+        a_occupied = edges_from(occupied)
+        b_occupied = edges_to(occupied)
+        a_blocker = edges_from(blockers)
+        b_blocker = edges_to(blockers)
         refused = (
             (b_difficult & a_occupied)
             | (a_difficult & b_occupied)
