@@ -205,6 +205,16 @@ def started(api: QuizApi, teams: tuple[str, ...] = ("A", "B", "C"), **settings: 
     return api
 
 
+def answered(api: QuizApi, question: int, answers: dict[str, str]) -> None:
+    """Open question ``question`` with no declarations, read it and collect ``answers``
+    (team -> text); answering stays open."""
+    api.cmd("open_question")
+    api.cmd("lock")
+    api.cmd("open_answering", seconds=600)
+    for team, text in answers.items():
+        api.answer(team, question, text)
+
+
 def shots_dir(tmp_path: Path) -> Path:
     """Where browser tests save screenshots: docs/screenshots/ when KOTH_SCREENSHOTS=1
     (to refresh the docs' pictures), else a temporary folder."""

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from koth.server.app import create_app
 from tests.server.conftest import make_settings
-from tests.server.quiz.helpers import QuizApi, bearer, started
+from tests.server.quiz.helpers import QuizApi, answered, bearer, started
 
 
 def keyed(api: QuizApi, name: str, key: str, **body: Any) -> Any:
@@ -320,12 +320,7 @@ def test_reopen_is_refused_once_something_depends_on_the_resolution(
 
 
 def test_mark_rest_wrong_judges_only_the_unjudged_answers(api: QuizApi) -> None:
-    started(api)
-    api.cmd("open_question")
-    api.cmd("lock")
-    api.cmd("open_answering", seconds=600)
-    for team, text in (("A", "Paris"), ("B", "Rome"), ("C", "Lyon")):
-        api.answer(team, 1, text)
+    answered(started(api), 1, {"A": "Paris", "B": "Rome", "C": "Lyon"})
     api.cmd("judge", key="paris", correct=True)
     view = api.cmd("mark_rest_wrong")
     groups = {g["key"]: (g["right"], g["wrong"], g["unjudged"]) for g in view["open"]["groups"]}

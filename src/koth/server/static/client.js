@@ -152,7 +152,7 @@ class Table {
   receive(msg) {
     if (this.msg && msg.version < this.msg.version) return; // an older picture: ignore
     this.msg = msg;
-    this.render();
+    DOM.whenReleased(() => this.render());
   }
 
   async refresh() {

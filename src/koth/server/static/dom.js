@@ -32,3 +32,42 @@ DOM.svg = function (tag, attrs, ...children) {
   for (const child of children.flat()) if (child) node.append(child);
   return node;
 };
+
+/* A redraw that replaces the element under a pressed pointer makes the press and the
+   release land on different elements, and the browser then sends no click: a live state
+   arriving mid-tap swallowed the tap (a judge's mark, a team's declaration, a move).
+   Pages draw live states through DOM.whenReleased, which holds the drawing while a
+   pointer is down and draws once it is up and its click has been dispatched. */
+(function () {
+  const pressed = new Set();
+  let held = null;
+  let timer = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    const draw = held;
+    held = null;
+    if (draw) draw();
+  };
+  const later = (ms) => {
+    clearTimeout(timer);
+    timer = setTimeout(flush, ms);
+  };
+  const release = (event) => {
+    pressed.delete(event.pointerId);
+    // a mouse's click comes with its release; a finger's tap comes a moment after it
+    if (!pressed.size && held) later(event.pointerType === "mouse" ? 0 : 300);
+  };
+  document.addEventListener("pointerdown", (event) => pressed.add(event.pointerId), true);
+  document.addEventListener("pointerup", release, true);
+  document.addEventListener("pointercancel", release, true);
+  document.addEventListener("click", () => { if (!pressed.size && held) later(0); }, true);
+  // a release the page never sees (outside the window) must not hold drawing for ever
+  window.addEventListener("blur", () => { pressed.clear(); if (held) later(0); });
+
+  DOM.whenReleased = function (draw) {
+    if (!pressed.size && !held) return draw();
+    const first = !held;
+    held = draw; // only the latest state is drawn
+    if (pressed.size && first) later(3000); // a press held this long is not a tap
+  };
+})();

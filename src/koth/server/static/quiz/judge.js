@@ -371,9 +371,11 @@
   function receive(next) {
     if (msg && next.seq < msg.seq) return;
     msg = next;
-    render();
-    // the show panel (judge_show.js) draws from the same state
-    document.dispatchEvent(new CustomEvent("quiz:judge-state", { detail: { msg, token, command } }));
+    DOM.whenReleased(() => {
+      render();
+      // the show panel (judge_show.js) draws from the same state
+      document.dispatchEvent(new CustomEvent("quiz:judge-state", { detail: { msg, token, command } }));
+    });
   }
 
   /* the pack's answer and variants beside the answer groups */

@@ -331,7 +331,7 @@
   }, 8000);
   setInterval(sounds, 250);
 
-  const live = new Q.Live("projector", null, (m) => { msg = m; render(); });
+  const live = new Q.Live("projector", null, (m) => { msg = m; DOM.whenReleased(render); });
   live.connect();
   Q.startTicker(() => msg);
   window.addEventListener("resize", () => msg && render());

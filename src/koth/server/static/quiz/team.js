@@ -196,13 +196,13 @@
       showError(Q.errorText(response.data, response.status));
     }
     answerMode = "";
-    if (msg) render();
+    if (msg) DOM.whenReleased(render); // the reply may land while another button is pressed
   }
 
   function receive(next) {
     if (msg && next.seq < msg.seq) return;
     msg = next;
-    render();
+    DOM.whenReleased(render);
   }
 
   const live = new Q.Live("team", creds.token, (m) => { receive(m); send(0); }, (err) => {

@@ -1,0 +1,89 @@
+"""A live state that arrives while a button is held down does not swallow the click.
+
+Every state frame redraws the judge console and the team phone; a redraw that replaced the
+pressed button between the press and the release made the browser send no click at all
+(the press and the release landed on different elements), so a judge's mark or a team's
+declaration was silently lost whenever another change arrived mid-tap. Here the tap is
+held open with Playwright's mouse, another client changes the event, the page receives
+that frame, and only then is the button released.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.live_server import LiveServer
+from tests.server.quiz.helpers import QuizApi, answered, started
+from tests.server.quiz.test_browser_control import judge_page, phone
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+expect = playwright_sync.expect
+
+
+@pytest.fixture
+def quiz(server: LiveServer) -> Iterator[QuizApi]:
+    with httpx.Client(base_url=server.url) as client:
+        yield QuizApi(client)
+
+
+def frames(page: Any) -> int:
+    return int(page.evaluate("window.__quizFrames || 0"))
+
+
+def press(page: Any, selector: str) -> None:
+    """Move to the button and press (without releasing) the mouse button."""
+    page.locator(selector).scroll_into_view_if_needed()
+    box = page.locator(selector).bounding_box()
+    assert box, selector
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
+def while_pressed(page: Any, change: Any) -> None:
+    """Make ``change`` through the API and wait until ``page`` has received its frame."""
+    before = frames(page)
+    change()
+    page.wait_for_function("(n) => (window.__quizFrames || 0) > n", arg=before)
+    page.wait_for_timeout(100)  # the frame's own handlers have run
+
+
+def test_a_mark_held_down_while_a_co_judge_marks_another_group_is_sent(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    answered(started(quiz), 1, {"A": "Paris", "B": "Rome", "C": "Oslo"})
+    quiz.cmd("close_answering")
+    judge = judge_page(browser, server, quiz)
+    expect(judge.locator(".group")).to_have_count(3)
+
+    press(judge, '.group[data-key="paris"] .mark-right')
+    while_pressed(judge, lambda: quiz.cmd("judge", key="rome", correct=False))
+    judge.mouse.up()
+
+    expect(judge.locator('.group[data-key="paris"] .mark-right.chosen')).to_have_count(1)
+    expect(judge.locator('.group[data-key="rome"] .mark-wrong.chosen')).to_have_count(1)
+    groups = {g["key"]: g for g in quiz.judge_view()["open"]["groups"]}
+    assert groups["paris"]["right"] and not groups["paris"]["unjudged"]
+
+
+def test_a_declaration_held_down_while_the_host_flags_a_partner_question_is_sent(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    started(quiz, teams=("A", "B", "C", "D"))
+    # a jump needs a step to stand on and a right answer to the question before
+    for question, other in enumerate(("B", "C"), start=1):
+        quiz.play(question, {"A": "Paris", other: "Paris"}, {"Paris"})
+    quiz.cmd("open_question")
+    page = phone(browser, server, quiz, "A", "en")
+    button = 'button[data-declaration="jump"]'
+    expect(page.locator(button)).to_be_visible()
+
+    press(page, button)
+    while_pressed(page, lambda: quiz.cmd("partner", partner=True))
+    page.mouse.up()
+
+    expect(page.locator(button)).to_have_class("declare jump chosen")
+    assert quiz.judge_view()["open"]["declarations"]["A"] == "jump"
