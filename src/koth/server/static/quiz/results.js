@@ -54,9 +54,10 @@
   async function load() {
     const doc = await Q.fetchResults(eventId, error);
     if (!doc) return;
-    const parts = document.getElementById("parts");
-    parts.replaceChildren(...doc.parts.slice().reverse().map(part));
-    document.getElementById("results").dataset.loaded = "true";
+    DOM.whenReleased(() => {
+      document.getElementById("parts").replaceChildren(...doc.parts.slice().reverse().map(part));
+      document.getElementById("results").dataset.loaded = "true";
+    });
   }
   // the public live connection shows whether the page is still connected, and every
   // change of the event (an appeal, the last question) reloads the results
