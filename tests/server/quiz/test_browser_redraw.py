@@ -59,8 +59,10 @@ def test_a_mark_held_down_while_a_co_judge_marks_another_group_is_sent(
     judge = judge_page(browser, server, quiz)
     expect(judge.locator(".group")).to_have_count(3)
 
+    seq = judge.locator("#judge").get_attribute("data-seq")
     press(judge, '.group[data-key="paris"] .mark-right')
     while_pressed(judge, lambda: quiz.cmd("judge", key="rome", correct=False))
+    assert judge.locator("#judge").get_attribute("data-seq") == seq  # held while pressed
     judge.mouse.up()
 
     expect(judge.locator('.group[data-key="paris"] .mark-right.chosen')).to_have_count(1)
@@ -87,3 +89,23 @@ def test_a_declaration_held_down_while_the_host_flags_a_partner_question_is_sent
 
     expect(page.locator(button)).to_have_class("declare jump chosen")
     assert quiz.judge_view()["open"]["declarations"]["A"] == "jump"
+
+
+#: a pointer pressed whose release the page never sees (let go outside the window)
+LOST_PRESS = "() => document.dispatchEvent(new PointerEvent('pointerdown', {pointerId: 7}))"
+
+
+def test_a_press_never_released_holds_the_console_three_seconds_once(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    started(quiz)
+    judge = judge_page(browser, server, quiz)
+    seq = judge.locator("#judge").get_attribute("data-seq")
+    judge.evaluate(LOST_PRESS)
+    while_pressed(judge, lambda: quiz.cmd("open_question"))
+    assert judge.locator("#judge").get_attribute("data-seq") == seq  # held
+    expect(judge.locator("#judge")).to_have_attribute("data-stage", "declaring", timeout=5_000)
+    # the lost press was forgotten with that draw: the next change is not held 3 s again
+    seq = judge.locator("#judge").get_attribute("data-seq")
+    quiz.cmd("lock")
+    expect(judge.locator("#judge")).not_to_have_attribute("data-seq", seq or "", timeout=2_500)

@@ -42,15 +42,16 @@ DOM.svg = function (tag, attrs, ...children) {
   const pressed = new Set();
   let held = null;
   let timer = 0;
-  const flush = () => {
-    clearTimeout(timer);
+  const flush = (overdue) => {
+    // held past the limit: a release the page never saw must not hold the next draw too
+    if (overdue) pressed.clear();
     const draw = held;
     held = null;
     if (draw) draw();
   };
-  const later = (ms) => {
+  const later = (ms, overdue) => {
     clearTimeout(timer);
-    timer = setTimeout(flush, ms);
+    timer = setTimeout(() => flush(overdue), ms);
   };
   const release = (event) => {
     pressed.delete(event.pointerId);
@@ -68,6 +69,6 @@ DOM.svg = function (tag, attrs, ...children) {
     if (!pressed.size && !held) return draw();
     const first = !held;
     held = draw; // only the latest state is drawn
-    if (pressed.size && first) later(3000); // a press held this long is not a tap
+    if (pressed.size && first) later(3000, true); // a press held this long is not a tap
   };
 })();

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from tests.server.games.browser.conftest import PHONE, SCREENSHOTS
+from tests.server.games.browser.conftest import PHONE, SCREENSHOTS, sync_api
 from tests.server.live_server import LiveServer
 
 WIDE = {"width": 1280, "height": 800}
@@ -50,8 +50,10 @@ def test_b7_1_the_board_lists_forfeited_dice_for_seats_and_spectators(
 
     _end_turns(server, created, 3)
     # the page learns of them over its WebSocket, as any move
-    page.wait_for_function("document.querySelectorAll('#board-events li.event').length === 3")
+    # (a locator's wait: a wait_for_function expression is eval'd, which the page's
+    # security policy refuses whenever the events are not there at the first look)
     events = page.locator("#board-events li.event")
+    sync_api.expect(events).to_have_count(3)
     first = events.first
     assert first.get_attribute("data-code") == "dice_forfeited"
     assert first.get_attribute("data-rule") == "B7.1"
