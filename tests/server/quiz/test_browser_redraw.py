@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.server.live_server import LiveServer
+from tests.server.pointer import press
 from tests.server.quiz.helpers import QuizApi, answered, started
 from tests.server.quiz.test_browser_control import judge_page, phone
 
@@ -32,15 +33,6 @@ def quiz(server: LiveServer) -> Iterator[QuizApi]:
 
 def frames(page: Any) -> int:
     return int(page.evaluate("window.__quizFrames || 0"))
-
-
-def press(page: Any, selector: str) -> None:
-    """Move to the button and press (without releasing) the mouse button."""
-    page.locator(selector).scroll_into_view_if_needed()
-    box = page.locator(selector).bounding_box()
-    assert box, selector
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
 
 
 def while_pressed(page: Any, change: Any) -> None:

@@ -4,12 +4,14 @@ and the release land on the same element and the browser sends the click."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from tests.server.games.browser.conftest import DESKTOP
 from tests.server.live_server import LiveServer
+from tests.server.pointer import press
 
 
 def test_a_card_held_down_while_the_opponent_places_one_is_played(
@@ -28,19 +30,22 @@ def test_a_card_held_down_while_the_opponent_places_one_is_played(
         ).json()
         return body
 
+    def until(condition: Callable[[], bool], failure: str) -> None:
+        for _ in range(100):
+            if condition():
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(failure)
+
     page = browser.new_context(viewport=DESKTOP).new_page()
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
     page.goto(created["seats"][0]["join_url"])
-    target = page.locator("#table [data-action-id]").first
-    target.wait_for()
+    target = "#table [data-action-id] >> nth=0"
+    page.locator(target).wait_for()
     version = seat_state(0)["version"]
 
-    target.scroll_into_view_if_needed()
-    box = target.bounding_box()
-    assert box
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press(page, target)
     seen = len(frames)
     opponent = seat_state(1)["legal"][0]["text"]
     moved = httpx.post(
@@ -49,17 +54,10 @@ def test_a_card_held_down_while_the_opponent_places_one_is_played(
         headers={"Authorization": f"Bearer {tokens[1]}"},
     )
     assert moved.status_code == 200, moved.text
-    for _ in range(100):  # the page has the opponent's move before the button comes up
-        if len(frames) > seen:
-            break
-        page.wait_for_timeout(50)
-    assert len(frames) > seen, "the opponent's move never reached the page"
+    # the page has the opponent's move before the button comes up
+    until(lambda: len(frames) > seen, "the opponent's move never reached the page")
     page.wait_for_timeout(100)
     page.mouse.up()
 
     # both placements in: the simultaneous step was resolved
-    for _ in range(100):
-        if seat_state(0)["version"] > version:
-            break
-        page.wait_for_timeout(50)
-    assert seat_state(0)["version"] > version, page.locator("#error").inner_text()
+    until(lambda: seat_state(0)["version"] > version, "the held card was not played")
