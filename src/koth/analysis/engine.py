@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from koth.agents.base import DecisionContext, InformationSet, derive_seed
+from koth.agents.base import Agent, DecisionContext, InformationSet, derive_seed
 from koth.agents.mcts import SearchAgent
 from koth.agents.registry import make_agent, parse_spec
 from koth.agents.search import Arms
@@ -183,7 +183,7 @@ def win_chance(game: Game[Any, Any, Any], value: float) -> float:
     return min(1.0, max(0.0, (value - low) / (high - low)))
 
 
-def _options(
+def root_options(
     game: Game[Any, Any, Any], root: Arms, preferred: Hashable
 ) -> list[tuple[Hashable, Option]]:
     """The root actions tried, the preferred first (it wins ties of visits), then by
@@ -206,6 +206,19 @@ class _Searched:
     options: tuple[Option, ...]
 
 
+def decide(
+    agent: Agent[Any], state: GameState[Any, Any], seat: PlayerId
+) -> tuple[Any, InformationSet[Any, Any]]:
+    """``agent``'s move for ``seat`` at ``state``, decided from the seat's information set
+    (returned too) as in play: the state itself only builds that set."""
+    info = InformationSet.of(state, seat)
+    movers = state.movers
+    context = DecisionContext(
+        info, len(movers) - movers.count(CHANCE), state.is_simultaneous_node()
+    )
+    return agent.act(info.view, info.legal_actions, context), info
+
+
 def analyse_position(
     state: GameState[Any, Any],
     seat: PlayerId,
@@ -220,14 +233,9 @@ def analyse_position(
         raise InvalidParamsError(f"analysis needs a search agent, not {spec!r}")
     game = state.game
     agent.reset(game, seat, seed)
-    info = InformationSet.of(state, seat)
-    movers = state.movers
-    context = DecisionContext(
-        info, len(movers) - movers.count(CHANCE), state.is_simultaneous_node()
-    )
-    preferred = agent.act(info.view, info.legal_actions, context)
+    preferred, _ = decide(agent, state, seat)
     root = agent.last_root
-    options = _options(game, root, preferred) if root is not None else []
+    options = root_options(game, root, preferred) if root is not None else []
     by_action = dict(options)
     best = by_action.get(preferred)
     chance = best.win_chance if best is not None else 0.5

@@ -28,9 +28,11 @@ from koth.server import deps, operations
 from koth.server.broker import make_broker
 from koth.server.database import SqliteOwner, make_engine, migrate
 from koth.server.errors import ApiError, ErrorCode, api_error_from
+from koth.server.games import learn_routes
 from koth.server.games import pages as game_pages
 from koth.server.games import routes as game_routes
 from koth.server.games.analysis import AnalysisService, analysis_agent
+from koth.server.games.hints import HintService
 from koth.server.games.service import GameService
 from koth.server.games.store import Repository
 from koth.server.games.worker import ComputerWorker
@@ -96,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.games = games
         app.state.worker = worker
         app.state.analyses = analyses
+        app.state.hints = HintService(games, worker, settings.max_agent_seconds)
         app.state.quiz = quiz
         app.state.series = SeriesService(quiz)
         broker = make_broker(settings.database_url(), settings.broker)
@@ -136,6 +139,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_error_handlers(app)
     app.include_router(game_routes.router)
     app.include_router(game_pages.router)
+    app.include_router(learn_routes.api)
+    app.include_router(learn_routes.pages)
     app.include_router(quiz_routes.router)
     app.include_router(quiz_pages.router)
     app.include_router(operations.router)

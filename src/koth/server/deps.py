@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 
 from koth.i18n import COOKIE, pick_language, translations
 from koth.server.games.analysis import AnalysisService
+from koth.server.games.hints import HintService
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
 from koth.server.quiz.series_service import SeriesService
@@ -74,6 +75,11 @@ async def get_games(connection: HTTPConnection) -> GameService:
 
 async def get_analyses(connection: HTTPConnection) -> AnalysisService:
     service: AnalysisService = connection.app.state.analyses
+    return service
+
+
+async def get_hints(connection: HTTPConnection) -> HintService:
+    service: HintService = connection.app.state.hints
     return service
 
 
@@ -175,6 +181,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 TemplatesDep = Annotated[Jinja2Templates, Depends(get_templates)]
 GamesDep = Annotated[GameService, Depends(get_games)]
 AnalysesDep = Annotated[AnalysisService, Depends(get_analyses)]
+HintsDep = Annotated[HintService, Depends(get_hints)]
 QuizDep = Annotated[QuizService, Depends(get_quiz)]
 SeriesDep = Annotated[SeriesService, Depends(get_series)]
 SeatTokenDep = Annotated[str | None, Depends(get_seat_token)]

@@ -74,6 +74,7 @@ def test_bad_input_is_explained_and_asked_again() -> None:
     assert "choose a number from 1 to" in result.output
     assert "illegal action" in result.output
     assert "type a number from the list or an action" in result.output
+    assert "a tutorial: /learn/board in the web app" in " ".join(result.output.split())
 
 
 def test_hotseat_and_variants_with_typed_actions() -> None:

@@ -53,6 +53,7 @@ def test_bad_input_is_explained_and_asked_again() -> None:
     assert "choose a number from 1 to 5" in out
     assert "the apex may be chosen only when both B and C are gone (rule C3)" in out
     assert "type a number from the list or an action" in out
+    assert "a tutorial: /learn/cards in the web app" in out
     assert "Stack K:" in out  # the stack chosen by notation was fought for
 
 

@@ -45,6 +45,7 @@ def test_a_finished_game_is_analysed_once_and_kept(database_url: str) -> None:
         assert first["status"] in ("analysing", "ready") and first["game_id"] == game.id
         body = _ready(client, game.id)
         assert body["agent"].startswith(f"{ANALYST}:early=0:seconds=")
+        assert body["level"] is None  # 30 iterations are no computer level
         assert [s["seat"] for s in body["seats"]] == [0, 1]
         results = sorted(s["result"] for s in body["seats"])
         assert results in ([0.0, 1.0], [0.5, 0.5])

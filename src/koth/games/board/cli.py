@@ -24,6 +24,10 @@ from koth.games.board.state import BoardState
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
 
 
+#: where a person learns the game (the help text's last line)
+LEARN = "the rules in plain words and a tutorial: /learn/board in the web app (koth serve)"
+
+
 def build_params(players: int, variant: list[str], settings: list[str]) -> dict[str, Any]:
     params: dict[str, Any] = {"num_players": players}
     for name in variant:
@@ -124,6 +128,7 @@ class Table:
                 continue
             if text.lower() in ("?", "help"):
                 term.say(console, f"type a number from the list or an action: {GRAMMAR}")
+                term.say(console, LEARN)
                 continue
             if text.isdigit():
                 if 1 <= int(text) <= len(options):

@@ -22,6 +22,9 @@ from koth.games.cards.rules import action_card
 from koth.games.cards.state import Phase
 from koth.games.cards.tables import bits, card_str
 
+#: where a person learns the game (the help text's last line)
+LEARN = "the rules in plain words and a tutorial: /learn/cards in the web app (koth serve)"
+
 
 def _describe(action: CardsAction) -> str:
     text = str(action)
@@ -50,6 +53,7 @@ def _ask(
             continue
         if text.lower() in ("?", "help"):
             term.say(console, f"type a number from the list or an action: {GRAMMAR}")
+            term.say(console, LEARN)
             continue
         if text.isdigit():
             if 1 <= int(text) <= len(options):

@@ -1,7 +1,9 @@
 """Computer players: the agent of a computer seat, built by ``koth.agents``.
 
 A seat stores an agent name and an optional budget; the budget is the number of search
-iterations per move, so it applies to the search agents only. Both are checked when
+iterations per move, so it applies to the search agents only. The agent may also be a
+named level of the game (``koth.agents.levels``: ``beginner``, ``strong``...), which
+stands for its agent and budget (a level takes no budget of its own). Both are checked when
 the game is created, so a game never starts with a seat that cannot play. The server
 caps both what a budget may ask (``max_agent_iterations``) and how long any search may
 think per move (``max_agent_seconds``: the search stops at whichever ends first), so no
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from koth.agents.levels import LEVEL_KEYS, level
 from koth.agents.registry import AGENT_NAMES, Policy, check_spec
 from koth.agents.registry import make_policy as make_agent_policy
 from koth.core.errors import InvalidParamsError
@@ -26,6 +29,7 @@ __all__ = [
     "agent_spec",
     "check_seat_agent",
     "make_policy",
+    "resolve_seat",
 ]
 
 RANDOM_AGENT = "random"
@@ -51,6 +55,20 @@ def agent_names(game_name: str | None = None) -> list[str]:
     return playable
 
 
+def resolve_seat(agent: str, budget: int | None, game_name: str) -> tuple[str, int | None]:
+    """A seat's agent and budget with a level replaced by what it stands for:
+    ``("strong", None)`` at the card game is ``("ismcts", 300)``; an agent name is kept."""
+    if agent not in LEVEL_KEYS:
+        return agent, budget
+    if budget is not None:
+        raise InvalidParamsError(
+            f"the {agent} level sets its own budget; give a budget only with an agent "
+            f"({' or '.join(SEARCH_AGENTS)})"
+        )
+    found = level(game_name, agent)
+    return found.agent, found.iterations
+
+
 def agent_spec(agent: str, budget: int | None, max_seconds: float | None = None) -> str:
     """The ``koth.agents`` spec of a seat: ``ismcts:iters=500:seconds=5`` for a budget of
     500 on a server that lets a search think 5 s at most."""
@@ -74,6 +92,7 @@ def check_seat_agent(
             f"a budget of {budget} iterations per move is over this server's limit of "
             f"{max_iterations}"
         )
+    agent, budget = resolve_seat(agent, budget, game.name)
     check_spec(agent_spec(agent, budget), game)
 
 
@@ -86,4 +105,5 @@ def make_policy(
     max_seconds: float,
 ) -> Policy:
     """The policy ``(state, player, rng) -> action`` of a computer seat."""
+    agent, budget = resolve_seat(agent, budget, game.name)
     return make_agent_policy(agent_spec(agent, budget, max_seconds), game, player, seed)

@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from koth.agents.base import derive_seed
+from koth.agents.levels import level_of_spec
 from koth.analysis.engine import ANALYSABLE_GAMES, GameAnalysis, analyse_record, analysis_spec
 from koth.core.errors import KothError
 from koth.core.record import GameRecord
@@ -82,6 +83,17 @@ class AnalysisService:
         self._failed: dict[str, str] = {}
 
     async def analysis(self, game_id: str) -> GameAnalysisResponse:
+        """The game's analysis (see ``_analysis``), its agent named by level where its
+        agent and budget are a level's."""
+        live = await self.games.live(game_id)  # NotFoundError
+        response = await self._analysis(game_id)
+        if response.agent is None:
+            return response
+        # the server's own caps (think time, early stopping) are not part of a level
+        found = level_of_spec(live.game.name, response.agent, ignore=("seconds", "early"))
+        return response.model_copy(update={"level": found.key if found else None})
+
+    async def _analysis(self, game_id: str) -> GameAnalysisResponse:
         """The game's analysis, or its state ("analysing", "failed") while there is none;
         NotFinishedError while the game runs, InvalidRequestError for a game no search
         agent plays."""

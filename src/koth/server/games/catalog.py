@@ -10,9 +10,11 @@ from koth.core.errors import InvalidParamsError
 from koth.core.game import Game
 from koth.core.params import GameParams
 from koth.core.registry import game_names, game_type, load_game
+from koth.i18n import DEFAULT
 from koth.server.errors import UnknownGameError
 from koth.server.games.agents import agent_names
-from koth.server.games.schemas import CatalogEntry, TableInfo
+from koth.server.games.schemas import CatalogEntry, LevelEntry, TableInfo
+from koth.server.games.wording import levels_words
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +133,7 @@ def catalog() -> list[CatalogEntry]:
             default_players=info.default_players,
             params_schema=info.schema,
             agents=agent_names(info.name),
+            levels=[LevelEntry(**words) for words in levels_words(info.name, DEFAULT)],
         )
         for info in offered_games()
     ]

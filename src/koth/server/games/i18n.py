@@ -33,6 +33,16 @@ EN: Final = {
     "replay_over": N_("The game is over: every hand is revealed in this replay."),
     "replay_running": N_("The game is still running: the replay shows only what you could see."),
     "your_move": N_("Your move"),
+    # hints (static/games/hint.js)
+    "hint_asking": N_("Asking the {level} level…"),
+    "hint_says": N_("Hint from the {level} level: {move}. {reason}"),
+    "hint_played": N_("{seat} played this move after a hint."),
+    # the computer levels (koth.agents.levels), by key
+    "level_beginner": N_("Beginner"),
+    "level_casual": N_("Casual"),
+    "level_strong": N_("Strong"),
+    "level_expert": N_("Expert"),
+    "analysis_by_level": N_("Analysis by the {level} level (from each seat's view)"),
     "hidden": N_("hidden / none"),
     "connecting": N_("connecting…"),
     "reconnecting": N_("reconnecting in {s} s…"),

@@ -27,6 +27,9 @@ class LiveGame:
     submitted: frozenset[int] = frozenset()
     #: the recent events, collected as moves are applied (a message only reads them)
     notes: Notes = ()
+    #: (version, seat) of the hints given at the current decision: the move the seat
+    #: plays there is stored marked as played after a hint
+    hints: set[tuple[int, int]] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property

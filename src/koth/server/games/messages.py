@@ -99,12 +99,16 @@ def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> Stat
     )
 
 
-def replay_frame(state: GameState[Any, Any], seats: list[int | None]) -> ReplayFrame:
+def replay_frame(
+    state: GameState[Any, Any], seats: list[int | None], hinted: list[int] | None = None
+) -> ReplayFrame:
     """One step of a replay: the views of ``seats`` (all of them once the game is over,
-    which is when hidden cards may be revealed)."""
+    which is when hidden cards may be revealed); ``hinted``: the seats that played the
+    move leading here after a hint."""
     outcome = state.outcome()
     return ReplayFrame(
         version=state.num_moves,
+        hinted=hinted or [],
         to_move=to_move_info(state),
         views={("spectator" if s is None else str(s)): state.view(s) for s in seats},
         outcome=outcome.to_json() if outcome else None,

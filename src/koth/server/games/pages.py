@@ -9,6 +9,7 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from koth.agents.levels import strongest
 from koth.core.errors import InvalidParamsError, KothError
 from koth.i18n import COOKIE, N_, Translator, pick_language
 from koth.server.deps import (
@@ -27,6 +28,7 @@ from koth.server.games.agents import agent_names
 from koth.server.games.catalog import GameInfo, ParamField, game_info, offered_games
 from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.service import SeatRequest
+from koth.server.games.wording import level_names, levels_words, option_words
 from koth.server.ratelimit import Action
 
 router = APIRouter(include_in_schema=False)
@@ -47,16 +49,21 @@ async def lobby_page(
 ) -> HTMLResponse:
     listed = await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
     finished = (await games.list_games([GameStatus.FINISHED], base))[:20]
+    lang = await get_language(request)
+    catalog = offered_games()
     return templates.TemplateResponse(
         request,
         "lobby.html",
         {
-            "catalog": offered_games(),
+            "catalog": catalog,
+            "words": {info.name: option_words(info.name, lang) for info in catalog},
+            "levels": {info.name: levels_words(info.name, lang) for info in catalog},
+            "agent_names": level_names(lang),
             "agents": agent_names(),
             "games": listed,
             "finished": finished,
             "max_budget": settings.max_agent_iterations,
-            "texts": texts.strings(await get_language(request)),
+            "texts": texts.strings(lang),
         },
     )
 
@@ -95,8 +102,11 @@ async def create_from_form(
         for s in response.seats
         if s.join_url
     }
+    lang = await get_language(request)
     return templates.TemplateResponse(
-        request, "created.html", {"created": response, "qr": qr, "title": info.title}
+        request,
+        "created.html",
+        {"created": response, "qr": qr, "title": info.title, "agent_names": level_names(lang)},
     )
 
 
@@ -125,13 +135,16 @@ async def _page_context(request: Request, games: GamesDep, game_id: str) -> dict
         table = await games.table(game_id)
     except KothError:
         return None
+    lang = await get_language(request)
+    hint_level = strongest(table.game)
     return {
         "game_id": game_id,
         "game_name": table.game,
+        "hint_level": Translator(lang)(hint_level.title) if hint_level else None,
         "title": game_info(table.game).title,
         "renderer": RENDERERS.get(table.game, "generic"),
         "num_players": table.num_players,
-        "texts": texts.strings(await get_language(request)),
+        "texts": texts.strings(lang),
     }
 
 
@@ -190,7 +203,8 @@ def _seats_from_form(form: dict[str, str]) -> list[SeatRequest]:
             raise InvalidParamsError(f"seat {index}: kind must be human or computer") from None
         budget_text = form.get(f"seat.{index}.budget", "").strip()
         budget = int(budget_text) if budget_text.isdigit() and int(budget_text) > 0 else None
-        agent = form.get(f"seat.{index}.agent") or None
+        # a named level, else (the level left empty: "advanced") the agent chosen
+        agent = form.get(f"seat.{index}.level") or form.get(f"seat.{index}.agent") or None
         seats.append(SeatRequest(kind, agent if kind is SeatKind.COMPUTER else None, budget))
         index += 1
     return seats

@@ -21,6 +21,7 @@ from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
     GamesDep,
+    HintsDep,
     LanguageDep,
     RateLimitsDep,
     SeatTokenDep,
@@ -51,6 +52,7 @@ from koth.server.games.schemas import (
     GameHello,
     GameStatus,
     GameSummary,
+    HintResponse,
     ParamsCheckRequest,
     ReplayResponse,
     StateMessage,
@@ -159,6 +161,20 @@ async def post_action(
     game_id: str, body: ActionRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
 ) -> StateMessage:
     return await games.act(game_id, token, body.chosen, body.version, lang)
+
+
+@router.post(
+    "/games/{game_id}/hint",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="The strongest computer level's move for the seat of the token, from its view; "
+    "only for a person playing the computer alone",
+    responses=error_responses(*GAME_ERRORS, InvalidRequestError, NotYourTurnError, GameOverError),
+)
+async def post_hint(
+    game_id: str, hints: HintsDep, token: SeatTokenDep, lang: LanguageDep
+) -> HintResponse:
+    return await hints.hint(game_id, token, lang)
 
 
 @router.websocket("/games/{game_id}/ws")

@@ -27,7 +27,9 @@ class SeatConfig(BaseModel):
 
     kind: SeatKind = SeatKind.HUMAN
     agent: str | None = Field(
-        default=None, description="computer seats: the agent (default random)"
+        default=None,
+        description="computer seats: a level of the game (beginner, casual, strong, expert: "
+        "see the catalog) or an agent name (default random)",
     )
     budget: int | None = Field(
         None,
@@ -170,8 +172,24 @@ class StateMessage(BaseModel):
     )
 
 
+class HintResponse(BaseModel):
+    """The strongest computer level's move for the asking seat, from its view."""
+
+    game_id: str
+    version: int = Field(description="the game version the hint is for")
+    seat: int
+    level: str = Field(description="the level asked, e.g. expert")
+    level_title: str = Field(description="its name in the reader's language")
+    action: LegalAction = Field(description="the suggested move, one of the seat's legal actions")
+    reason: str = Field(description="one line on why, in the reader's language")
+
+
 class ReplayFrame(BaseModel):
     version: int
+    hinted: list[int] = Field(
+        default_factory=list,
+        description="the seats that played the move leading here after asking for a hint",
+    )
     to_move: ToMoveInfo
     views: dict[str, dict[str, Any]] = Field(
         description="view per seat ('spectator' for None): only the viewer's own until the "
@@ -220,9 +238,22 @@ class GameAnalysisResponse(BaseModel):
     game_id: str
     status: AnalysisStatus
     agent: str | None = None
+    level: str | None = Field(
+        default=None, description="the computer level whose agent and budget analysed it, if any"
+    )
     moves: int | None = None
     seats: list[AnalysedSeat] = Field(default_factory=list)
     error: str | None = None
+
+
+class LevelEntry(BaseModel):
+    """A named computer level: a seat's ``agent`` may be its key."""
+
+    key: str = Field(description="e.g. beginner, casual, strong, expert")
+    title: str
+    summary: str = Field(description="how it plays, in one sentence")
+    strength: str = Field(description="its measured strength against the level below")
+    spec: str = Field(description="the agent and budget it stands for")
 
 
 class CatalogEntry(BaseModel):
@@ -231,9 +262,52 @@ class CatalogEntry(BaseModel):
     default_players: int
     params_schema: dict[str, Any]
     agents: list[str]
+    levels: list[LevelEntry] = Field(
+        default_factory=list, description="the computer levels, weakest first"
+    )
 
 
 class TableInfo(BaseModel):
     game: str
     params: dict[str, Any]
     num_players: int
+
+
+class LessonEntry(BaseModel):
+    """One lesson of the tutorial: a scripted position and what to do there."""
+
+    key: str = Field(description="e.g. reserve, choose, recruit")
+    title: str
+    task: str = Field(description="what to do, with the rule in words")
+    rule: str = Field(description="the rule it teaches, e.g. C4")
+    choices: list[str] = Field(description="moves to try: one right, the others breaking a rule")
+    message: dict[str, Any] = Field(
+        description="the position as the learner's seat sees it, shaped like a state message"
+    )
+
+
+class LessonTry(BaseModel):
+    """A move tried in a lesson, by notation or by id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str | None = Field(default=None, max_length=200, description="the move's notation")
+    action_id: int | None = Field(default=None, ge=0, description="the move's integer id")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> LessonTry:
+        if (self.action is None) == (self.action_id is None):
+            raise ValueError("give exactly one of action (notation) and action_id")
+        return self
+
+
+class LessonTryResponse(BaseModel):
+    """The engine's verdict on a tried move; nothing is stored."""
+
+    correct: bool = Field(description="the move the lesson asks for")
+    legal: bool = Field(description="allowed by the rules here")
+    text: str = Field(description="what the engine says: the rule broken, or what it did")
+    rule: str | None = None
+    after: dict[str, Any] | None = Field(
+        default=None, description="the learner's view after a right move (not at a secret choice)"
+    )

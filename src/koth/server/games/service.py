@@ -75,8 +75,16 @@ def chance_rng(seed: int, version: int) -> random.Random:
     return random.Random(f"koth-chance:{seed}:{version}")
 
 
-def move_json(move: RecordedMove) -> dict[str, Any]:
-    return move.model_dump(mode="json", exclude_none=True)
+def move_json(move: RecordedMove, hinted: Sequence[int] = ()) -> dict[str, Any]:
+    """A move as stored; ``hinted``: the seats that played it after asking for a hint
+    (a mark of the web app's, not part of the game record)."""
+    stored = move.model_dump(mode="json", exclude_none=True)
+    return {**stored, "hinted": sorted(hinted)} if hinted else stored
+
+
+def recorded_move(stored: dict[str, Any]) -> RecordedMove:
+    """A stored move as a record's move (the hint mark left out)."""
+    return RecordedMove.model_validate({k: v for k, v in stored.items() if k != "hinted"})
 
 
 def resolve_chance(state: GameState[Any, Any], seed: int, version: int) -> list[dict[str, Any]]:
@@ -239,7 +247,7 @@ class GameService:
         record = GameRecord(
             game=game.name,
             params=game.params.to_json(),
-            moves=[RecordedMove.model_validate(m) for m in moves],
+            moves=[recorded_move(m) for m in moves],
         )
         state = game.new_initial_state()
         # one replay rebuilds the state and its recent events (the notes of its moves)
@@ -384,7 +392,8 @@ class GameService:
                 else:
                     after = state.clone()
                     after.apply_action(parsed, seat)
-                    move = move_json(RecordedMove(player=seat, action=text))
+                    hinted = [seat] if (live.version, seat) in live.hints else []
+                    move = move_json(RecordedMove(player=seat, action=text), hinted)
                     await self._commit(live, after, [move], None)
             except StaleVersionError:
                 self.forget(game_id)  # another process wrote first: replay on next use
@@ -407,7 +416,8 @@ class GameService:
         joint = {**pending, seat: text}
         after = live.state.clone()
         after.apply_actions(joint)
-        move = move_json(RecordedMove(joint=joint))
+        hinted = [s for s in joint if (version, s) in live.hints]
+        move = move_json(RecordedMove(joint=joint), hinted)
         await self._commit(live, after, [move], (seat, text))
 
     async def _commit(
@@ -435,10 +445,18 @@ class GameService:
         live.state, live.notes = after, notes
         live.version = version
         live.submitted = frozenset()
+        live.hints = {(v, seat) for v, seat in live.hints if v >= version}
         if status is not None:
             live.stored = replace(live.stored, status=status, version=version)
         else:
             live.stored = replace(live.stored, version=version)
+
+    def note_hint(self, game_id: str, version: int, seat: int) -> None:
+        """``seat`` was given a hint at ``version``: its move there is marked so (in this
+        process: a move that lands in another process goes unmarked)."""
+        live = self._live.get(game_id)
+        if live is not None and live.version == version:
+            live.hints.add((version, seat))
 
     # --------------------------------------------------------------- records
     async def replay(self, game_id: str, token: str | None) -> ReplayResponse:
@@ -449,11 +467,13 @@ class GameService:
         history = live.state.history
         finished = live.state.is_terminal()
         seats: list[int | None] = [None, *range(live.game.num_players)] if finished else [seat]
+        stored = await self._db(self.repository.moves, game_id)
+        hinted = [list(m.get("hinted", ())) for m in stored[: len(history)]]
         state = live.game.new_initial_state()
         frames = [replay_frame(state, seats)]
-        for move in history:
+        for index, move in enumerate(history):
             state.apply_move(move)
-            frames.append(replay_frame(state, seats))
+            frames.append(replay_frame(state, seats, hinted[index] if index < len(hinted) else []))
         return ReplayResponse(
             game_id=game_id,
             game=live.game.name,
@@ -534,7 +554,7 @@ class GameService:
             record = GameRecord(
                 game=game.name,
                 params=game.params.to_json(),
-                moves=[RecordedMove.model_validate(m) for m in rows],
+                moves=[recorded_move(m) for m in rows],
             )
             after = live.state.clone()
             notes = apply_noting(after, moves_from_record(game, record), live.notes)

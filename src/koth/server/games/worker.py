@@ -34,7 +34,7 @@ from koth.core.chance import random_policy
 from koth.core.errors import KothError
 from koth.core.game import Game
 from koth.core.state import GameState
-from koth.server.games.agents import SEARCH_AGENTS, Policy, make_policy
+from koth.server.games.agents import SEARCH_AGENTS, Policy, make_policy, resolve_seat
 from koth.server.games.live import LiveGame
 from koth.server.games.schemas import SeatKind
 from koth.server.games.service import GameService
@@ -186,9 +186,10 @@ class ComputerWorker:
     ) -> Any:
         loop = asyncio.get_running_loop()
         info = live.stored.seats[seat]
-        if agent in SEARCH_AGENTS:
+        name, budget = resolve_seat(agent, info.budget, live.game.name)
+        if name in SEARCH_AGENTS:
             seed = derive_seed(live.stored.chance_seed, "policy", seat)
-            call = (agent, info.budget, self.max_seconds, seed, snapshot, seat, rng)
+            call = (name, budget, self.max_seconds, seed, snapshot, seat, rng)
             action = await loop.run_in_executor(self._search_pool(), _decide_elsewhere, *call)
         else:
             policy = self._policy(live, seat)

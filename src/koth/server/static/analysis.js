@@ -123,7 +123,8 @@
       } else if (data.status === "failed") {
         status.textContent = data.error || "the analysis failed";
       } else {
-        status.textContent = `Analysis by ${data.agent}`;
+        // named by its computer level where its agent and budget are one ("Strong")
+        status.textContent = data.level ? KOTH.t("analysis_by_level", { level: KOTH.t(`level_${data.level}`) }) : `Analysis by ${data.agent}`;
         analysis = data;
         draw();
       }

@@ -12,8 +12,17 @@ const seatLabel = JSON.parse((document.getElementById("koth-texts") || {}).textC
 
   function syncRow(row) {
     const computer = row.querySelector(".seat-kind").value === "computer";
-    row.querySelector(".seat-agent").classList.toggle("hidden", !computer);
-    row.querySelector(".seat-budget").classList.toggle("hidden", !computer);
+    const level = row.querySelector(".seat-level");
+    const text = row.querySelector(".level-text");
+    row.querySelector(".seat-advanced").classList.toggle("hidden", !computer);
+    if (level) {
+      level.classList.toggle("hidden", !computer);
+      const chosen = level.selectedOptions[0];
+      text.textContent = chosen ? [chosen.dataset.summary, chosen.dataset.strength].filter(Boolean).join(" ") : "";
+      text.classList.toggle("hidden", !computer);
+      // the advanced agent is used only when no level is chosen
+      if (computer && level.value === "") row.querySelector(".seat-advanced").open = true;
+    }
   }
 
   function params(form) {
@@ -49,7 +58,7 @@ const seatLabel = JSON.parse((document.getElementById("koth-texts") || {}).textC
       row.querySelector(".seat-label").textContent = seatLabel.replace("{n}", String(i + 1));
       for (const input of row.querySelectorAll("[name]")) input.name = input.name.replace(/^seat\.\d+\./, `seat.${i}.`);
       row.querySelector(".seat-kind").value = "computer";
-      row.querySelector(".seat-kind").addEventListener("change", () => syncRow(row));
+      row.querySelectorAll(".seat-kind, .seat-level").forEach((select) => select.addEventListener("change", () => syncRow(row)));
       rows.append(row);
       syncRow(row);
     }
@@ -58,7 +67,7 @@ const seatLabel = JSON.parse((document.getElementById("koth-texts") || {}).textC
 
   document.querySelectorAll("form.new-game").forEach((form) => {
     form.querySelectorAll(".seat-row").forEach((row) => {
-      row.querySelector(".seat-kind").addEventListener("change", () => syncRow(row));
+      row.querySelectorAll(".seat-kind, .seat-level").forEach((select) => select.addEventListener("change", () => syncRow(row)));
       syncRow(row);
     });
     form.querySelectorAll("[name^='param.']").forEach((input) => input.addEventListener("change", () => resize(form)));

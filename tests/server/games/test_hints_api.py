@@ -1,0 +1,82 @@
+"""Hints: only for a person playing the computer alone, a legal move from the seat's
+view, and the move played after one is marked in the replay."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from koth.server.app import create_app
+from tests.server.conftest import Created, create_game, make_settings
+
+
+@pytest.fixture
+def quick(database_url: str) -> Iterator[TestClient]:
+    """The app with searches capped at a tenth of a second (a hint's think)."""
+    with TestClient(create_app(make_settings(database_url, max_agent_seconds=0.1))) as client:
+        yield client
+
+
+def hint(client: TestClient, game: Created, seat: int | None, lang: str = "en") -> Any:
+    headers = {"Accept-Language": lang, **(game.auth(seat) if seat is not None else {})}
+    return client.post(f"/api/games/{game.id}/hint", headers=headers)
+
+
+def refused(response: Any, status: int, code: str, words: str) -> None:
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code and words in error["message"], error
+
+
+def test_a_hint_is_a_legal_move_of_the_seat_and_its_move_is_marked(quick: TestClient) -> None:
+    game = create_game(
+        quick, "cards", seats=[{"kind": "human"}, {"kind": "computer", "agent": "beginner"}]
+    )
+    me = quick.get(f"/api/games/{game.id}", headers=game.auth(0)).json()
+    answer = hint(quick, game, 0)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    legal = {entry["id"]: entry for entry in me["legal"]}
+    assert body["version"] == me["version"] and body["seat"] == 0
+    assert body["level"] == "expert" and body["level_title"] == "Expert"
+    assert legal[body["action"]["id"]] == body["action"]  # one of the seat's legal moves
+    assert body["reason"].startswith("The Expert level ")
+    russian = hint(quick, game, 0, "ru").json()
+    assert russian["level_title"] == "Эксперт" and "Эксперт" in russian["reason"]
+
+    played = quick.post(
+        f"/api/games/{game.id}/actions",
+        json={"action_id": body["action"]["id"], "version": body["version"]},
+        headers=game.auth(0),
+    )
+    assert played.status_code == 200, played.text
+    # the move is complete once the computer seat has chosen too (a secret choice)
+    deadline = time.monotonic() + 30
+    while quick.get(f"/api/games/{game.id}").json()["version"] == body["version"]:
+        assert time.monotonic() < deadline, "the computer seat never chose"
+        time.sleep(0.05)
+    frames = quick.get(f"/api/games/{game.id}/replay", headers=game.auth(0)).json()["frames"]
+    marked = [f["version"] for f in frames if f["hinted"]]
+    assert marked == [body["version"] + 1], marked
+    assert all(f["hinted"] in ([], [0]) for f in frames)
+
+
+def test_hints_are_refused_where_they_are_not_offered(quick: TestClient) -> None:
+    alone = create_game(
+        quick, "board", seats=[{"kind": "human"}, {"kind": "computer", "agent": "casual"}]
+    )
+    refused(hint(quick, alone, None), 403, "forbidden", "spectators get no hints")
+    friends = create_game(quick, "cards")
+    refused(hint(quick, friends, 0), 403, "forbidden", "this game has 2 people")
+    toy = create_game(quick, seats=[{"kind": "human"}, {"kind": "computer"}])
+    refused(hint(quick, toy, 0), 422, "invalid_request", "toy_duel game has no computer levels")
+    refused(
+        quick.post(f"/api/games/{alone.id}/hint", headers={"Authorization": "Bearer nope"}),
+        403,
+        "forbidden",
+        "not valid",
+    )
