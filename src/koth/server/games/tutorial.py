@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -48,6 +49,8 @@ class LessonSpec:
     title: str  # N_
     task: str  # N_
     rule: str
+    #: where every move of the lesson's kind is allowed, the kind of the wrong moves offered
+    wrong_kind: str | None = None
 
 
 LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
@@ -108,6 +111,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
                 "If both players play their Joker, the stack is discarded. Play your Joker."
             ),
             "C6",
+            wrong_kind="Single",
         ),
         LessonSpec(
             "assign",
@@ -166,6 +170,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
                 "clockwise or counter-clockwise. Turn a ring."
             ),
             "B14",
+            wrong_kind="Move",
         ),
         LessonSpec(
             "swap",
@@ -216,24 +221,41 @@ def _teaches(spec: LessonSpec, state: GameState[Any, Any], action: Any) -> bool:
     return kind == spec.kind and (spec.phase is None or phase == spec.phase)
 
 
-def _wrong_choices(state: GameState[Any, Any], seat: int, spec: LessonSpec) -> list[str]:
-    """Moves of the lesson's kind that the rules refuse here, spread over the action space."""
+def _wrong_choices(
+    state: GameState[Any, Any], seat: int, spec: LessonSpec, right: str
+) -> list[str]:
+    """Moves of the lesson's kind (or its ``wrong_kind``) that the rules refuse here,
+    spread over the action space."""
     game = state.game
     legal = {game.action_id(a) for a in state.legal_actions(seat)}
+    kind = spec.wrong_kind or spec.kind
     wrong = []
     for action_id in range(game.num_distinct_actions()):
         if action_id in legal:
             continue
         action = game.action_from_id(action_id)
-        if type(action).__name__ == spec.kind:
+        if type(action).__name__ == kind:
             wrong.append(game.action_to_str(action))
-    # moves paid the usual way teach the lesson's rule; odd payments teach only dice
-    plain = [text for text in wrong if " by " not in text]
+    # moves paid the usual way teach the lesson's rule; odd payments teach only dice; a
+    # move that stays where it is teaches nothing
+    plain = [t for t in wrong if " by " not in t and not re.search(r"(\S+)>\1\b", t)]
     wrong = plain or wrong
-    if len(wrong) <= WRONG_CHOICES:
-        return wrong
-    step = len(wrong) // WRONG_CHOICES
-    return [wrong[i * step + step // 2] for i in range(WRONG_CHOICES)]
+    # the same unit from the same place as the right move, where there is one, first
+    if ">" in right:
+        start = right.split(">")[0] + ">"
+        same = [t for t in wrong if t.startswith(start)]
+        wrong = same + [t for t in wrong if not t.startswith(start)] if same else wrong
+    # spread over the action space, each refused by a named rule
+    stride = max(1, len(wrong) // (WRONG_CHOICES + 1))
+    order = [wrong[(k * stride + stride // 2) % len(wrong)] for k in range(len(wrong))]
+    chosen: list[str] = []
+    for text in dict.fromkeys(order):
+        _, rule = game.explain_illegal(state.data, seat, game.parse_action(text))
+        if rule is not None:
+            chosen.append(text)
+        if len(chosen) == WRONG_CHOICES:
+            break
+    return chosen
 
 
 @functools.cache
@@ -261,7 +283,8 @@ def lessons(game_name: str) -> tuple[Lesson, ...]:
                     continue
                 right = [a for a in legal if _teaches(spec, state, a)]
                 if right:
-                    choices = [game.action_to_str(right[0]), *_wrong_choices(state, seat, spec)]
+                    text = game.action_to_str(right[0])
+                    choices = [text, *_wrong_choices(state, seat, spec, text)]
                     found[spec.key] = Lesson(spec, state.clone(), seat, tuple(sorted(choices)))
         if to_move.kind is NodeKind.SIMULTANEOUS:
             state.apply_actions({p: policies[p](state, p, rng) for p in to_move.players})
