@@ -76,7 +76,9 @@
       feedback(data.error ? data.error.message : KOTH.t("error_status", { status: response.status }), "bad");
       return;
     }
-    feedback(data.text, data.correct ? "good" : data.legal ? "other" : "bad");
+    // a refused move names the rule it breaks
+    const rule = !data.legal && data.rule ? ` (${data.rule})` : "";
+    feedback(`${data.text}${rule}`, data.correct ? "good" : data.legal ? "other" : "bad");
     if (!data.correct) return;
     passed.add(lesson.key);
     root.dataset.passed = String(passed.size);
