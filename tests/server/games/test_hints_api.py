@@ -80,3 +80,21 @@ def test_hints_are_refused_where_they_are_not_offered(quick: TestClient) -> None
         "forbidden",
         "not valid",
     )
+
+
+def test_no_hint_without_a_move_to_make(database_url: str) -> None:
+    # the computer waits a minute before it moves: after the person's secret choice the
+    # decision is the computer's alone
+    settings = make_settings(database_url, computer_delay=60.0, max_agent_seconds=0.1)
+    with TestClient(create_app(settings)) as client:
+        game = create_game(
+            client, "cards", seats=[{"kind": "human"}, {"kind": "computer", "agent": "beginner"}]
+        )
+        me = client.get(f"/api/games/{game.id}", headers=game.auth(0)).json()
+        chosen = client.post(
+            f"/api/games/{game.id}/actions",
+            json={"action_id": me["legal"][0]["id"]},
+            headers=game.auth(0),
+        ).json()
+        assert chosen["submitted"] == [0] and chosen["legal"] == []
+        refused(hint(client, game, 0), 409, "not_your_turn", "seat 1 has no move to make now")
