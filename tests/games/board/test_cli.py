@@ -72,7 +72,9 @@ def test_bad_input_is_explained_and_asked_again() -> None:
     assert result.exit_code == 0
     assert "is not a board action" in result.output
     assert "choose a number from 1 to" in result.output
-    assert "illegal action" in result.output
+    # a refused move speaks of seats and rules, never of "player 0" or the position
+    assert "'move runner 1.0>1.1' is not allowed now:" in result.output
+    assert "player 0" not in result.output and "; position" not in result.output
     assert "type a number from the list or an action" in result.output
 
 

@@ -10,12 +10,17 @@ from rich.console import Console
 from rich.text import Text
 
 from koth.core.chance import sample_outcome
-from koth.core.errors import IllegalActionError, InvalidActionError, InvalidParamsError
+from koth.core.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidParamsError,
+    KothError,
+)
 from koth.core.players import seat_name
 from koth.core.record import GameRecord
 from koth.core.state import GameState
 from koth.games import terminal as term
-from koth.games.board.actions import GRAMMAR, Action
+from koth.games.board.actions import GRAMMAR, Action, End
 from koth.games.board.game import BoardGame
 from koth.games.board.notes import BoardNote, DiceForfeited, turn_end_notes
 from koth.games.board.render import PLAYER_STYLES, board_renderable, ending_text
@@ -87,8 +92,10 @@ class Table:
         seats: list[str],
         seed: int | None,
         agents: dict[int, term.Opponent],
+        debug: bool = False,
     ):
         self.console, self.game, self.seats = console, game, seats
+        self.debug = debug
         self.rng = random.Random(seed)
         self.agents = agents
         self.humans = {p for p, spec in enumerate(seats) if spec == term.HUMAN}
@@ -135,7 +142,15 @@ class Table:
                 action: Action = state.check_action(text, player)
                 return action
             except (InvalidActionError, IllegalActionError) as exc:
-                term.say(console, str(exc), "red")
+                term.say(console, self.refusal(text, exc, options), "red")
+
+    def refusal(self, text: str, exc: KothError, options: list[Action]) -> str:
+        """Why ``text`` is refused, with the form that would be accepted for ``end``."""
+        said = term.refusal(text, exc, self.debug)
+        ends = [str(o) for o in options if isinstance(o, End)]
+        if text.split()[0].lower() == "end" and ends and text not in ends:
+            said += f"; type {' or '.join(repr(e) for e in ends)}"
+        return said
 
     def play(self) -> GameState[Any, Any]:
         state = self.game.new_initial_state()
@@ -183,6 +198,7 @@ def play_board(
     seed: term.SeedOpt = None,
     record: term.RecordOpt = None,
     width: term.WidthOpt = None,
+    debug: term.DebugOpt = False,
     variant: Annotated[list[str] | None, typer.Option("--variant", hidden=True)] = None,
 ) -> None:
     """Play Florian Jehn's King of the Hill board game in the terminal.
@@ -198,7 +214,8 @@ def play_board(
         game = BoardGame(build_params(players, list(variant or []), list(settings or [])))
     except InvalidParamsError as exc:
         raise term.fail(f"--set: {exc}") from None
-    table = Table(console, game, seats, seed, term.make_agents(ctx, game, seats, seed))
+    agents = term.make_agents(ctx, game, seats, seed)
+    table = Table(console, game, seats, seed, agents, debug)
     term.say(console, "  " + ", ".join(f"{table.who(p)} in {seat_name(p)}" for p in range(players)))
     try:
         state = table.play()
