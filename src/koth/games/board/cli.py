@@ -205,7 +205,7 @@ def play_board(
 
     Options (--set): countdown=true, one_excluded=true, teamplay=true, round_limit=20,
     target_points=30 and the others of docs/rules/board.md. Exit code 0 at the end of
-    the game, 1 when the input ends first, 2 on bad input.
+    the game, 1 when the input ends first, 2 on bad input, 130 when stopped with Ctrl-C.
     """
     console = term.console_for(width)
     term.check_record_path(record)

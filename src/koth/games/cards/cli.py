@@ -250,7 +250,8 @@ def play_cards(
 
     Options (--set): jokers=3 (or 2: an empty apex), tens_equal=true (the Variant:
     ten-valued cards tie), dealer=0 or 1 (who chooses first; seats count from 0).
-    Exit code 0 at the end of the game, 1 when the input ends first, 2 on bad input.
+    Exit code 0 at the end of the game, 1 when the input ends first, 2 on bad input,
+    130 when stopped with Ctrl-C.
     """
     console = term.console_for(width)
     term.check_record_path(record)
