@@ -175,7 +175,7 @@ def simulate_command(
 
 def _preflight() -> None:
     """What the report needs, checked before any game is played."""
-    require_extra("koth simulate", "sim", ("numpy", "matplotlib"))
+    require_extra("koth simulate", "sim", ("numpy", "matplotlib", "scipy"))
 
 
 def _fail(exc: Exception) -> NoReturn:
