@@ -12,6 +12,7 @@ from koth.agents.registry import make_agent
 from koth.core.players import CHANCE
 from koth.core.record import GameRecord
 from koth.core.registry import load_game
+from koth.sim.charts import _wrapped
 from koth.sim.collect import collect
 from koth.sim.compare import adjusted_p_values
 from koth.sim.facts import Fact, first_mover_wins
@@ -132,3 +133,9 @@ def test_a_real_difference_stays_starred() -> None:
     adjusted = adjusted_p_values(figures, base, [other])
     assert adjusted[(0, 0)] < 0.05
     assert all(adjusted[(k, 0)] == 1.0 for k in range(1, 13))
+
+
+def test_chart_labels_break_between_words_only() -> None:
+    labels = ["ismcts:iters=200", "mcts:iters=60 vs heuristic", "jokers=2 tens_equal=true"]
+    for label, shown in zip(labels, _wrapped(labels), strict=True):
+        assert shown.split() == label.split()  # every word whole, on some line

@@ -244,18 +244,14 @@ def _charts(document: Mapping[str, Any], figures: Sequence[Fact], out: Path) -> 
         out / "game_length.png",
         "Decisions per game by variant",
         {
-            str(k + 1): [int(g["decisions"]) for g in v["games"]]
-            for k, v in enumerate(variants)
+            name: [int(g["decisions"]) for g in v["games"]]
+            for name, v in zip(names, variants, strict=True)
             if v["games"]
         },
         "decisions",
     )
     panels = {
-        fact.label: {
-            str(k + 1): fact_estimate(fact, v["games"])
-            for k, v in enumerate(variants)
-            if v["games"]
-        }
+        fact.label: {v["label"]: fact_estimate(fact, v["games"]) for v in variants if v["games"]}
         for fact in figures
         if any(value is not None for v in variants for value in fact.values(v["games"]).values())
     }
