@@ -20,10 +20,10 @@ from koth.core.players import seat_name
 from koth.core.record import GameRecord
 from koth.core.state import GameState
 from koth.games import terminal as term
-from koth.games.board.actions import GRAMMAR, Action, End
+from koth.games.board.actions import GRAMMAR, Action, End, Swap
 from koth.games.board.game import BoardGame
 from koth.games.board.notes import BoardNote, DiceForfeited, turn_end_notes
-from koth.games.board.render import PLAYER_STYLES, board_renderable, ending_text
+from koth.games.board.render import LEGEND, PLAYER_STYLES, board_renderable, ending_text
 from koth.games.board.state import BoardState
 
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
@@ -60,11 +60,20 @@ def option_groups(options: list[Action]) -> dict[str, list[tuple[int, str]]]:
     return groups
 
 
-def show_options(console: Console, options: list[Action]) -> None:
-    """Every option, grouped, one group a line; a long group wraps between entries, so a
-    number never parts from its action."""
-    for key, entries in option_groups(options).items():
+def show_options(console: Console, options: list[Action], swaps: int = 0) -> None:
+    """Every numbered option, grouped, one group a line; a long group wraps between
+    entries, so a number never parts from its action. ``swaps`` terrain swaps are one
+    entry, ``s``, which asks for the two tiles."""
+    groups = option_groups(options)
+    if swaps:  # where the swaps stand among the actions: just before the end of the turn
+        end = groups.pop("end", None)
+        groups["swap"] = []
+        if end is not None:
+            groups["end"] = end
+    for key, entries in groups.items():
         line = Text(f"{key}:", style="bold")
+        if key == "swap" and swaps:
+            line.append(f"  s) two tiles ({swaps} swaps possible)")
         for number, rest in entries:
             entry = f"  {number}) {rest}"
             if len(line.plain) + len(entry) > console.width:
@@ -72,6 +81,15 @@ def show_options(console: Console, options: list[Action]) -> None:
                 line = Text(" " * len(key))
             line.append(entry)
         console.print(line)
+
+
+def split_swaps(options: list[Action]) -> tuple[list[Action], list[Action]]:
+    """The options numbered on screen, and the terrain swaps folded behind ``s`` (often
+    some forty of them: listed, they would push the board off a 24-row screen)."""
+    return (
+        [o for o in options if not isinstance(o, Swap)],
+        [o for o in options if isinstance(o, Swap)],
+    )
 
 
 def note_text(note: BoardNote) -> str:
@@ -122,16 +140,26 @@ class Table:
         self.handover.face(player)
         if self.several_humans:
             console.rule(f"{seat_name(player)}'s decision", style=PLAYER_STYLES[player])
-        console.print(board_renderable(self.game, state.data, player, console.width))
-        options: list[Action] = list(state.legal_actions(player))
-        show_options(console, options)
+        board = board_renderable(self.game, state.data, player, console.width, compact=True)
+        console.print(board)
+        options, swaps = split_swaps(list(state.legal_actions(player)))
+        show_options(console, options, len(swaps))
         while True:
             text = term.read_line(f"{seat_name(player)}> ").strip()
             if not text:
                 continue
             if text.lower() in ("?", "help"):
+                for line in LEGEND:
+                    term.say(console, line, "dim")
                 term.say(console, f"type a number from the list or an action: {GRAMMAR}")
+                if swaps:
+                    term.say(console, "s swaps two tiles: it asks which, such as 1.3 1.4")
                 continue
+            if swaps and text.lower() in ("s", "swap"):
+                tiles = term.read_line("swap which two tiles (such as 1.3 1.4)> ").strip()
+                if not tiles:
+                    continue
+                text = f"swap {tiles}"
             if text.isdigit():
                 if 1 <= int(text) <= len(options):
                     chosen: Action = options[int(text) - 1]
