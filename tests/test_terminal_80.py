@@ -22,9 +22,9 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 
 class Terminal:
-    """One tmux session of 80 x 40 running one command, kept after it exits."""
+    """One tmux session of 80 x ``height`` running one command, kept after it exits."""
 
-    def __init__(self, command: list[str]) -> None:
+    def __init__(self, command: list[str], height: int = 40) -> None:
         self.socket = f"koth-test-{uuid.uuid4().hex[:8]}"
         env = f"PYTHONPATH={shlex.quote(str(ROOT / 'src'))}"
         shell = f"cd {shlex.quote(str(ROOT))} && {env} {shlex.join(command)}"
@@ -33,7 +33,7 @@ class Terminal:
             "-f", "/dev/null", "start-server",
             ";", "set-option", "-g", "history-limit", "100000",
             ";", "set-option", "-g", "remain-on-exit", "on",
-            ";", "new-session", "-d", "-x", str(WIDTH), "-y", "40", shell,
+            ";", "new-session", "-d", "-x", str(WIDTH), "-y", str(height), shell,
         )  # fmt: skip
 
     def tmux(self, *args: str) -> str:
@@ -66,6 +66,10 @@ class Terminal:
 
     def text(self) -> str:
         return "\n".join(self.lines())
+
+    def screen(self) -> list[str]:
+        """What the terminal shows now (its rows, no history)."""
+        return self.tmux("capture-pane", "-p", "-t", "0").splitlines()
 
     def exited(self) -> bool:
         return self.tmux("display-message", "-p", "-t", "0", "#{pane_dead}").strip() == "1"
@@ -140,6 +144,50 @@ def test_board_at_80_columns(terminal: list[Terminal]) -> None:
     assert "the game is over" in text and (
         "You won" in text or "You lost" in text or "Draw" in text
     )
+
+
+def test_a_board_decision_fits_an_80_by_24_terminal(
+    terminal: list[Terminal], tmp_path: Path
+) -> None:
+    """Each decision's board, status, options and prompt are on one 24-row screen: the
+    terrain swaps are one entry (s) that asks for the two tiles, the legend one line
+    (the whole of it on ?)."""
+    game = koth("play", "board", "--seed", "2", "--vs", "heuristic", "--set", "round_limit=20")
+    t = Terminal(game, height=24)
+    terminal.append(t)
+    screens = []
+    swapped = False
+    for _ in range(12):
+        deadline = time.monotonic() + 60
+        while not t.prompting():  # a new decision's screen, its prompt last
+            assert time.monotonic() < deadline and not t.exited(), t.text()[-3000:]
+            time.sleep(0.05)
+        screen = t.screen()
+        while screen and not screen[-1].strip():
+            screen.pop()
+        screens.append("\n".join(screen))
+        assert len(screen) <= 24
+        header = [k for k, line in enumerate(screen) if line.startswith("ring ")]
+        assert header, "the board scrolled off the screen:\n" + "\n".join(screen)
+        assert any("? the legend" in line for line in screen)
+        assert screen[-1].startswith("Seat 1>")
+        if not swapped and any("s) two tiles" in line for line in screen):
+            t.send("s")
+            _wait_for(t, "swap which two tiles")
+            t.send("1.3 1.4")
+            swapped = True
+            if "is not allowed now" in t.text():
+                t.send("1")  # refused: the decision goes on (its screen is not new)
+            continue
+        t.send("1")
+    assert swapped, "no decision offered a swap"
+    text = t.text()
+    assert "You: swap 1.3 1.4" in text or "'swap 1.3 1.4' is not allowed now" in text
+    t.send("?")
+    _wait_for(t, "L light: every unit")
+    _fits(t.lines())
+    (tmp_path / "screen.txt").write_text(screens[-1] + "\n", encoding="utf-8")
+    print(screens[-1])
 
 
 def test_quiz_score_at_80_columns(terminal: list[Terminal]) -> None:

@@ -57,7 +57,7 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> LiveServer:
+    def start(self, timeout: float = 120.0) -> LiveServer:
         env = {
             **os.environ,
             # this checkout's sources first, whatever koth the environment has installed

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 from starlette.websockets import WebSocketDisconnect
 
 from koth.server.app import create_app
@@ -162,16 +163,22 @@ def test_agent_budgets_over_the_cap_are_refused(tmp_path: Path) -> None:
 
 def test_two_long_thinkers_do_not_delay_a_third_games_computer_move(tmp_path: Path) -> None:
     """Two games whose computer seats ask for the largest budget (and think their whole
-    time cap per move) leave room for a third game's quick computer seat."""
-    cap = 2.0
+    time cap per move) leave room for a third game's quick computer seat: it moves while
+    the thinkers are still on their first move. Every wait is for an event."""
+    cap = 5.0
     with client_with(tmp_path, max_agent_iterations=10**9, max_agent_seconds=cap) as client:
         thinker = {"kind": "computer", "agent": "mcts", "budget": 10**9}
+        thinkers = []
         for _ in range(2):
             seats = [thinker, thinker]
-            assert (
-                client.post("/api/games", json={"game": "board", "seats": seats}).status_code == 201
-            )
-        time.sleep(4.0)  # the worker processes have started: both games are thinking
+            created = client.post("/api/games", json={"game": "board", "seats": seats})
+            assert created.status_code == 201
+            thinkers.append(created.json()["id"])
+        deadline = time.monotonic() + 120
+        while (REGISTRY.get_sample_value("koth_computer_decisions_waiting") or 0) < 2:
+            assert time.monotonic() < deadline, "the two thinkers never asked for a move"
+            time.sleep(0.02)
+        versions = [client.get(f"/api/games/{g}").json()["version"] for g in thinkers]
         quick = [{"kind": "computer", "agent": "random"}, {"kind": "human"}]
         started = time.monotonic()
         game = client.post("/api/games", json={"game": "toy_duel", "seats": quick}).json()
@@ -181,9 +188,11 @@ def test_two_long_thinkers_do_not_delay_a_third_games_computer_move(tmp_path: Pa
             return bool(state["to_move"]["players"] == [0])
 
         while computer_to_move():
-            assert time.monotonic() - started < 1.0, "the quick seat waited for the thinkers"
+            assert time.monotonic() - started < 120, "the quick seat never moved"
             time.sleep(0.02)
         print(f"the quick seat moved {time.monotonic() - started:.2f} s after creation")
+        after = [client.get(f"/api/games/{g}").json()["version"] for g in thinkers]
+        assert after == versions, "the quick seat waited for a thinker's move"
 
 
 def test_live_games_leave_memory_and_come_back(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -32,6 +33,11 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+def _finished(output: str) -> int:
+    """The most games the progress bar has counted so far ("12/20000")."""
+    return max((int(n) for n in re.findall(r"(\d+)/20000\b", output)), default=0)
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -51,37 +57,49 @@ def test_sigterm_stops_the_workers_and_keeps_the_finished_games(tmp_path: Path) 
         "--agents",
         "random,random",
         "--games",
-        # far more than two workers finish before the signal: 5,000 random card games
-        # once took longer than the wait below, and no longer do
-        "200000",
+        # far more than the workers finish before the signal
+        "20000",
         "--workers",
         "2",
         "--out",
         str(out),
     ]
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    process = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        # the progress bar is drawn into the log file too: it says when games have finished
+        "TTY_COMPATIBLE": "1",
+        "TTY_INTERACTIVE": "1",
+        "COLUMNS": "200",
+    }
+    log = tmp_path / "output.txt"
+    with log.open("w") as sink:
+        process = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
     try:
         workers: set[int] = set()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.5)
+            time.sleep(0.2)
             workers = _descendants(process.pid)
         assert len(workers) >= 2, "the worker processes never started"
-        time.sleep(10)  # let some games finish (the workers import the game first)
+        # some games have finished (the bar counts them), however busy the machine is
+        deadline = time.monotonic() + 180
+        while not _finished(log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        seen = _finished(log.read_text())
+        assert seen, "no game finished"
         workers = _descendants(process.pid)
         process.send_signal(signal.SIGTERM)
-        output, _ = process.communicate(timeout=240)  # the report is written then
+        process.wait(timeout=240)  # the report is written then
     finally:
         if process.poll() is None:
             process.kill()
+    output = log.read_text()
     assert "Traceback" not in output, output
     assert "interrupted" in output
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while any(_alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [w for w in workers if _alive(w)], "orphaned worker processes remain"
     document = json.loads((out / "results.json").read_text())
-    assert document["interrupted"] and 0 < document["games_finished"] < 5000
+    assert document["interrupted"] and seen <= document["games_finished"] < 20000

@@ -1,4 +1,4 @@
-"""The win-chance chart of an analysis (matplotlib, written to a PNG file)."""
+"""The win-chance chart of an analysis (matplotlib, written to a PNG, SVG or PDF file)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,10 @@ def write_chart(analysis: GameAnalysis, path: Path) -> None:
                 else None,
             )
     ax.set_ylim(-2, 102)
-    ax.set_xlim(0, max(1, analysis.moves))
+    # from the first decision analysed (chance and forced moves before it show nothing)
+    first = min((d.move for seat in analysis.seats for d in seat.decisions), default=0)
+    start = max(0, first - 1)
+    ax.set_xlim(start, max(start + 1, analysis.moves))
     ax.axhline(50, color="#999999", linewidth=0.8, linestyle=":")
     ax.set_xlabel("move of the game")
     ax.set_ylabel("estimated win chance (%)")

@@ -20,7 +20,7 @@ from koth.analysis.engine import (
 )
 from koth.core.errors import KothError
 from koth.core.players import seat_name
-from koth.games.terminal import fail
+from koth.games.terminal import fail, require_extra
 
 console = Console()
 errors = Console(stderr=True)
@@ -72,6 +72,22 @@ def print_analysis(analysis: GameAnalysis) -> None:
     )
 
 
+#: the chart formats ``--out`` accepts (matplotlib writes each without more packages)
+CHART_FORMATS = (".png", ".svg", ".pdf")
+
+
+def _preflight(out: Path | None) -> None:
+    """``--out``'s folder, format and packages, checked before any decision is analysed."""
+    if out is None:
+        return
+    if out.suffix.lower() not in CHART_FORMATS:
+        allowed = ", ".join(CHART_FORMATS)
+        raise _fail(f"cannot write the chart to {out}: name a {allowed} file")
+    if not out.parent.is_dir():
+        raise _fail(f"cannot write the chart to {out}: no folder {out.parent}")
+    require_extra("koth analyze --out", "sim", ("matplotlib",))
+
+
 def analyze_command(
     record_file: Annotated[
         Path, typer.Argument(metavar="RECORD.json", help="A card or board game record.")
@@ -86,15 +102,18 @@ def analyze_command(
         ),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the win-chance chart to this PNG file.")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Write the win-chance chart to this file (.png, .svg or .pdf).",
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the searches.")] = 0,
 ) -> None:
     """Estimate each decision's win chance from the player's own view, name the move the
     agent prefers and mark the moves that lost most (?? blunder, ? mistake, ?! inaccuracy).
     """
-    if out is not None and not out.parent.is_dir():
-        raise _fail(f"cannot write the chart to {out}: no folder {out.parent}")
+    _preflight(out)
     try:
         record = load_analysable(str(record_file))
         with Progress(

@@ -23,12 +23,14 @@ class InvalidActionError(KothError, ValueError):
 class IllegalActionError(KothError, ValueError):
     """A well-formed action that the rules do not allow now.
 
-    The message names the action, the rule it breaks and the relevant part of the state.
+    The message names the action, the rule it breaks and the relevant part of the state
+    (for logs and developers); ``reason`` is what a player is told: why, and the rule.
     """
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
+    def __init__(self, message: str, *, rule: str | None = None, reason: str | None = None) -> None:
         super().__init__(message)
         self.rule = rule
+        self.reason = reason or message
 
 
 class NotYourTurnError(IllegalActionError):

@@ -37,7 +37,14 @@ class GameParams(BaseModel):
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']) or 'params'}: {err['msg']}"
                 for err in exc.errors()
+                if err["type"] != "extra_forbidden"
             )
+            unknown = [str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden"]
+            if unknown:
+                names = ", ".join(repr(name) for name in unknown)
+                valid = ", ".join(cls.model_fields)
+                known = f"unknown option {names} (the options are: {valid})"
+                problems = f"{known}; {problems}" if problems else known
             raise InvalidParamsError(f"invalid {cls.__name__}: {problems}") from None
 
     def to_json(self) -> dict[str, Any]:

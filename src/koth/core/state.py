@@ -492,6 +492,7 @@ class GameState(Generic[S, A]):
             f"illegal action '{self.game.action_to_str(action)}' by {who}: {reason}{rule_text}; "
             f"at move {len(self._movers)}, {describe_to_move(self.to_move())}{where}",
             rule=rule,
+            reason=f"{reason}{rule_text}",
         )
 
     def _advance(self, data: S, player: PlayerId, action: object) -> None:

@@ -4,6 +4,7 @@ the web shows them, reading a line, and saving a record without losing it."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -22,7 +23,7 @@ from typer._click.exceptions import ClickException
 from typer.core import TyperCommand, TyperOption
 
 from koth.core.chance import random_policy
-from koth.core.errors import InvalidParamsError
+from koth.core.errors import IllegalActionError, InvalidParamsError, KothError
 from koth.core.game import Game
 from koth.core.players import seat_name
 from koth.core.record import GameRecord
@@ -76,6 +77,34 @@ def fail(message: str) -> BadInput:
     return BadInput(message)
 
 
+def require_extra(command: str, extra: str, modules: Iterable[str]) -> None:
+    """Refuse ``command`` before it does any work when a module of the optional
+    ``extra`` is not installed, naming the modules and the command that installs them."""
+    missing = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise fail(
+            f"{command} needs the '{extra}' extra ({', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not installed): run "
+            f"pip install '.[{extra}]' in the koth checkout (make install installs every "
+            "extra)"
+        )
+
+
+def refusal(text: str, exc: KothError, debug: bool) -> str:
+    """What a player is told when the move ``text`` is refused: why and the rule, in
+    seat names (the engine's message, with the whole position, under ``--debug``)."""
+    if debug:
+        return str(exc)
+    if isinstance(exc, IllegalActionError):
+        return f"{text!r} is not allowed now: {exc.reason}"
+    return str(exc)
+
+
 class EndOfInput(Exception):
     """The player's input ended (EOF) before the game did."""
 
@@ -119,7 +148,15 @@ SetOpt = Annotated[
     typer.Option(
         "--set",
         metavar="KEY=VALUE",
-        help="A game option, e.g. round_limit=20 or tens_equal=true. Repeatable.",
+        help="A game option as KEY=VALUE, such as jokers=2 for cards or round_limit=20 for "
+        "board; repeat --set for more. An unknown key is refused with the game's options.",
+    ),
+]
+DebugOpt = Annotated[
+    bool,
+    typer.Option(
+        "--debug",
+        help="Show refused moves as the engine words them, with the whole position.",
     ),
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the chance and the computer.")]
@@ -156,7 +193,7 @@ def parse_settings(items: Iterable[str], option: str = "--set") -> dict[str, Any
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise fail(f"{option} {item!r}: write KEY=VALUE, e.g. {option} round_limit=20")
+            raise fail(f"{option} {item!r}: write KEY=VALUE, a game option and its value")
         params[key.strip()] = json_or_text(value)
     return params
 

@@ -21,9 +21,9 @@ def serve_command(
     database: Annotated[
         str | None,
         typer.Option(
-            help="SQLAlchemy URL, e.g. sqlite:///koth.sqlite3 or "
-            "postgresql+psycopg://user@host/db (default: a SQLite file in the user data "
-            "directory)."
+            help="The database as an SQLAlchemy URL: sqlite:///koth.sqlite3 for a file, "
+            "or a PostgreSQL URL: postgresql+psycopg:// then USER@HOST/DB (see "
+            "docs/deploy.md). Default: a SQLite file in the user data directory."
         ),
     ] = None,
     workers: Annotated[

@@ -127,7 +127,8 @@ def board_stats(game: Game[Any, Any, Any], state: GameState[Any, Any]) -> dict[s
     """Per seat: ``action_kinds`` (``action_group``), ``unit_types`` recruited or moved,
     ``kills`` (``"fighter kills runner"``: enemy units of one type killed by one's own of
     another), ``units_lost``, ``forfeited_dice`` and ``center_turns`` (turn ends with a
-    unit on the center); per game: ``turn_order``, ``rounds``, ``turn_ends``,
+    unit on the center); per game: ``turn_order``, ``first_mover`` (the seat of the
+    game's first decision), ``rounds``, ``turn_ends``,
     ``center_held_turns`` (turn ends with anybody on the center) and
     ``points_over_time`` (everybody's points at the start of each round and at the end).
     """
@@ -141,6 +142,7 @@ def board_stats(game: Game[Any, Any, Any], state: GameState[Any, Any]) -> dict[s
     turn_ends = center_held = 0
     timeline: list[list[int]] = []
     last_round = None
+    first_mover: int | None = None
     for before, actions, after in replay(game, state):
         # a unit that dies goes back to its owner's hand (B4): a hand that grows is a death
         deaths = [
@@ -156,6 +158,8 @@ def board_stats(game: Game[Any, Any, Any], state: GameState[Any, Any]) -> dict[s
                 if before.phase == Phase.ALLY_DIE and before.offer is not None:
                     _credit_kills(kills, before.active(), "fighter", deaths, before.offer.helper)
                 continue
+            if first_mover is None:
+                first_mover = player
             kinds[player][action_group(before, player, action)] += 1
             unit = unit_of(game.action_to_str(action))
             if unit is not None and not isinstance(action, Ally):
@@ -190,6 +194,7 @@ def board_stats(game: Game[Any, Any, Any], state: GameState[Any, Any]) -> dict[s
         "action_kinds": [in_order(c, KIND_ORDER) for c in kinds],
         "unit_types": [in_order(c, UNIT_NAMES) for c in units],
         "turn_order": list(final.order),
+        "first_mover": first_mover,
         "rounds": final.round,
         "turn_ends": turn_ends,
         "center_held_turns": center_held,

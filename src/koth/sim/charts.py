@@ -191,11 +191,18 @@ def boxes(path: Path, title: str, series: Mapping[str, Sequence[float]], ylabel:
     plt = pyplot()
     names = list(series)
     fig, ax = plt.subplots(figsize=(min(WIDTH, max(5.0, 1.2 * len(names) + 2.5)), 3.6))
-    ax.boxplot([list(series[n]) for n in names], showmeans=True)
+    parts = ax.boxplot([list(series[n]) for n in names], showmeans=True)
     ax.set_xticks(range(1, len(names) + 1), _wrapped(names))
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)
+    # what the marks of a box mean, in the chart itself
+    handles = [parts["boxes"][0], parts["medians"][0], parts["means"][0]]
+    labels = ["middle half of the games", "median", "mean"]
+    if any(len(f.get_xdata()) for f in parts["fliers"]):
+        handles.append(next(f for f in parts["fliers"] if len(f.get_xdata())))
+        labels.append("beyond 1.5 box lengths")
+    ax.legend(handles, labels, fontsize=7, loc="best")
     _save(fig, path)
 
 
@@ -250,7 +257,20 @@ def small_multiples(
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     fig.suptitle(title, fontsize=11)
-    _save(fig, path, top=1 - 0.35 / (2.2 * rows + 0.6))
+    # the bars are numbered; the legend names each number's series
+    names = list(next(iter(panels.values()), {}))
+    if names:
+        from matplotlib.patches import Patch
+
+        handles = [Patch(color=COLOURS[k % len(COLOURS)]) for k in range(len(names))]
+        fig.legend(
+            handles,
+            [f"{k + 1}: {name}" for k, name in enumerate(names)],
+            fontsize=8,
+            loc="lower center",
+            ncol=min(3, len(names)),
+        )
+    _save(fig, path, top=1 - 0.35 / (2.2 * rows + 0.6), bottom=0.5 / (2.2 * rows + 0.6))
 
 
 def _percent_formatter() -> Any:
@@ -260,7 +280,12 @@ def _percent_formatter() -> Any:
 
 
 def _wrapped(labels: Sequence[str], width: int = 14) -> list[str]:
-    """Long labels broken over lines at spaces, so they need not be slanted."""
+    """Long labels broken over lines at spaces, so they need not be slanted; a word
+    (``ismcts:iters=200``, ``jokers=2``) is never broken, however long."""
     import textwrap
 
-    return ["\n".join(textwrap.wrap(label, width)) or label for label in labels]
+    return [
+        "\n".join(textwrap.wrap(label, width, break_long_words=False, break_on_hyphens=False))
+        or label
+        for label in labels
+    ]

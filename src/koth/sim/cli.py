@@ -26,7 +26,7 @@ from rich.progress import (
 from rich.table import Column
 
 from koth.core.errors import InvalidParamsError, KothError
-from koth.games.terminal import SetOpt, fail, json_or_text, parse_settings
+from koth.games.terminal import SetOpt, fail, json_or_text, parse_settings, require_extra
 from koth.sim.compare import cross_settings, setting_label, write_comparison
 from koth.sim.ray_backend import RayUnavailableError
 from koth.sim.report import write_results
@@ -133,6 +133,7 @@ def simulate_command(
     SIGTERM) stops the tournament, stops its workers and writes the games finished so
     far.
     """
+    _preflight()
     if modules and "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # like `python -m`: modules of the current folder
     base = TournamentConfig(
@@ -170,6 +171,11 @@ def simulate_command(
         with console.status("writing the comparison and each variant's report"):
             write_comparison(tournaments, settings, folder)
         _summarise(list(tournaments.values()), folder)
+
+
+def _preflight() -> None:
+    """What the report needs, checked before any game is played."""
+    require_extra("koth simulate", "sim", ("numpy", "matplotlib", "scipy"))
 
 
 def _fail(exc: Exception) -> NoReturn:

@@ -28,9 +28,17 @@ from koth.sim.report import (
     write_report,
 )
 from koth.sim.runner import Tournament
-from koth.sim.stats import paired_difference, tally_agents, tally_turn_order
+from koth.sim.stats import (
+    false_discovery_adjusted,
+    paired_difference,
+    paired_p_value,
+    tally_agents,
+    tally_turn_order,
+)
 
 COMPARE_FORMAT = "koth-sim-compare/1"
+#: the false discovery rate the compared differences are held to
+ALPHA = 0.05
 
 Setting = dict[str, Any]
 
@@ -107,7 +115,11 @@ def _agent_reader(agent: str) -> Callable[[Mapping[str, Any]], float | None]:
     return read
 
 
-def _difference_text(fact: Fact, base: Sequence[Any], other: Sequence[Any]) -> str:
+def _difference_text(
+    fact: Fact, base: Sequence[Any], other: Sequence[Any], adjusted: float | None
+) -> str:
+    """The paired difference with its interval; ``**`` when its false-discovery
+    adjusted p-value is below 0.05."""
     difference, low, high, pairs = paired_difference(fact.values(base), fact.values(other))
     if not pairs:
         return "-"
@@ -115,8 +127,24 @@ def _difference_text(fact: Fact, base: Sequence[Any], other: Sequence[Any]) -> s
     shown = f"{scale * difference:+.2f}{unit}"
     if math.isnan(low):
         return shown
-    marker = " **" if low > 0 or high < 0 else ""
+    marker = " **" if adjusted is not None and adjusted < ALPHA else ""
     return f"{shown} ({scale * low:+.2f} to {scale * high:+.2f}){marker}"
+
+
+def adjusted_p_values(
+    figures: Sequence[Fact], base: Sequence[Any], others: Sequence[Sequence[Any]]
+) -> dict[tuple[int, int], float]:
+    """The Benjamini-Hochberg adjusted p-value of every difference of the table (figure
+    k, variant j), adjusted together: the differences are many tests at once."""
+    tested: list[tuple[int, int]] = []
+    p_values: list[float] = []
+    for k, fact in enumerate(figures):
+        for j, games in enumerate(others):
+            p = paired_p_value(fact.values(base), fact.values(games))
+            if p is not None:
+                tested.append((k, j))
+                p_values.append(p)
+    return dict(zip(tested, false_discovery_adjusted(p_values), strict=True))
 
 
 def _header(document: Mapping[str, Any]) -> list[str]:
@@ -154,20 +182,29 @@ def _figures_table(document: Mapping[str, Any], figures: Sequence[Fact]) -> list
     base = variants[0]["games"]
     heads = [f"{k + 1}" for k in range(len(variants))]
     heads += [f"{k + 1} - 1" for k in range(1, len(variants))]
+    adjusted = adjusted_p_values(figures, base, [v["games"] for v in variants[1:]])
     lines = [
         "## Figures and differences",
         "",
         "Each variant's figure with its 95% interval (Wilson's for a share of games, else "
         "the normal one), then each variant's difference from variant 1, paired over the "
         "games both played with the same seed (a normal 95% interval of the mean "
-        "difference; pp: percentage points; ** marks an interval that excludes zero).",
+        "difference; pp: percentage points).",
+        "",
+        f"The table tests {len(adjusted)} differences at once, so some would look "
+        "significant by chance alone: ** marks a difference that stays significant with "
+        "the false discovery rate held at 5% over all of them (Benjamini-Hochberg). The "
+        "intervals are each 95% on their own.",
         "",
         "| figure | " + " | ".join(heads) + " |",
         "|---" * (len(heads) + 1) + "|",
     ]
-    for fact in figures:
+    for k, fact in enumerate(figures):
         cells = [estimate_text(fact_estimate(fact, v["games"]), fact.percent) for v in variants]
-        cells += [_difference_text(fact, base, v["games"]) for v in variants[1:]]
+        cells += [
+            _difference_text(fact, base, v["games"], adjusted.get((k, j)))
+            for j, v in enumerate(variants[1:])
+        ]
         lines.append(f"| {fact.label} | " + " | ".join(cells) + " |")
     return [*lines, ""]
 
@@ -207,18 +244,14 @@ def _charts(document: Mapping[str, Any], figures: Sequence[Fact], out: Path) -> 
         out / "game_length.png",
         "Decisions per game by variant",
         {
-            str(k + 1): [int(g["decisions"]) for g in v["games"]]
-            for k, v in enumerate(variants)
+            name: [int(g["decisions"]) for g in v["games"]]
+            for name, v in zip(names, variants, strict=True)
             if v["games"]
         },
         "decisions",
     )
     panels = {
-        fact.label: {
-            str(k + 1): fact_estimate(fact, v["games"])
-            for k, v in enumerate(variants)
-            if v["games"]
-        }
+        fact.label: {v["label"]: fact_estimate(fact, v["games"]) for v in variants if v["games"]}
         for fact in figures
         if any(value is not None for v in variants for value in fact.values(v["games"]).values())
     }

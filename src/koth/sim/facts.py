@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from koth.sim.stats import moving_order
+
 GameEntry = Mapping[str, Any]
 
 
@@ -38,9 +40,8 @@ def _stats(game: GameEntry) -> Mapping[str, Any]:
 
 
 def turn_order(game: GameEntry) -> list[int]:
-    """The game's seats in turn order (seat order for a game that records none)."""
-    order = _stats(game).get("turn_order")
-    return [int(s) for s in order] if order else list(range(len(game["seats"])))
+    """The game's seats in the order they moved, the seat that moved first first."""
+    return moving_order(game)
 
 
 def first_mover_wins(game: GameEntry) -> float:

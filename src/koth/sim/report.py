@@ -22,6 +22,7 @@ from koth.sim.runner import Tournament
 from koth.sim.stats import (
     Tally,
     elo_interval,
+    first_movers,
     fit_elo,
     mean_interval,
     pairwise_scores,
@@ -270,7 +271,9 @@ def _agents_section(
         lines += [
             "Elo: Bradley-Terry maximum likelihood over every pair of seats in every game "
             "(one virtual draw per pair of agents as a prior), mean 1500; the interval is "
-            "the 2.5th to 97.5th percentile of the fit over 200 resamples of the games.",
+            "the 2.5th to 97.5th percentile of the fit over 200 resamples of the games, "
+            "drawn from the games played plus one pseudo-game won by each agent of every "
+            "pair (a prior that keeps the interval open after a sweep).",
             "",
             "![Elo ratings](elo.png)",
             "",
@@ -294,12 +297,13 @@ def _turn_order_section(games: Sequence[Mapping[str, Any]], seats: int, out: Pat
     lines = [
         "## Turn order",
         "",
-        "Whoever moves first in the game's own turn order (the board: the holder of "
-        "starting area 1; the card game: the dealer, who chooses the first stack), "
-        "whichever seat and agent that is. Agents rotate through the seats, so this "
-        "measures the order itself."
+        "Whoever made the game's first decision, then the others in the game's own turn "
+        "order (the board: the turn order dealt with the starting areas; the card game: "
+        "the dealer, who chooses the first stack), whichever seat and agent that is."
         if recorded
         else "This game records no turn order: seats are taken to move in seat order.",
+        "",
+        first_mover_note(games),
         "",
         *tally_table(names, by_turn, "turn order"),
         "",
@@ -311,6 +315,28 @@ def _turn_order_section(games: Sequence[Mapping[str, Any]], seats: int, out: Pat
         "",
     ]
     return lines
+
+
+def first_mover_note(games: Sequence[Mapping[str, Any]]) -> str:
+    """Whether the turn-order figures measure the order itself: only when every agent
+    moved first equally often; otherwise they mix the order with the agents' strength."""
+    movers = first_movers(games)
+    agents = sorted({str(a) for g in games for a in g["seats"]})
+    counts = [movers.get(a, 0) for a in agents]
+    if len(agents) == 1:
+        return "One agent holds every seat, so these figures measure the turn order itself."
+    listed = ", ".join(f"`{a}` {movers.get(a, 0)}" for a in agents)
+    if len(set(counts)) == 1:
+        return (
+            f"Every agent moved first equally often ({listed} of {len(games)} games), so "
+            "these figures measure the turn order itself."
+        )
+    return (
+        f"Confounded: the agents did not move first equally often ({listed} of "
+        f"{len(games)} games), so these figures mix the advantage of moving first with "
+        "the strength of the agents that did. Play one agent in every seat to measure the "
+        "turn order alone."
+    )
 
 
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -349,7 +375,7 @@ def _facts_section(games: Sequence[Mapping[str, Any]], game_name: str) -> list[s
         "## Facts per game",
         "",
         "Means over the games where the fact applies, with a 95% interval (Wilson's "
-        "for a share of games, else the normal one).",
+        "for a share of games, else the normal one). " + first_mover_note(games),
         "",
         "| fact | games | mean (95% CI) |",
         "|---|---|---|",

@@ -164,19 +164,37 @@ def tally_seats(games: Sequence[Mapping[str, Any]], num_seats: int) -> list[Tall
     return tallies
 
 
-def tally_turn_order(games: Sequence[Mapping[str, Any]], num_seats: int) -> list[Tally]:
-    """Per position in the turn order (first to move, second...): the seat that held it.
+def moving_order(game: Mapping[str, Any]) -> list[int]:
+    """A game's seats in the order they moved, starting with the seat that made the
+    game's first decision.
 
-    A game's ``stats.turn_order`` lists its seats in turn order (the board deals it with
-    the starting areas; the card game's dealer chooses first); a game without one is
-    taken to move in seat order.
+    ``stats.turn_order`` lists the seats in turn order (the board deals it with the
+    starting areas; the card game's dealer chooses first); ``stats.first_mover``, where
+    the game records it, is the seat that actually moved first, and the order is turned
+    to start there. A game with neither is taken to move in seat order.
     """
+    stats = game.get("stats") or {}
+    order = [int(s) for s in stats.get("turn_order") or range(len(game["seats"]))]
+    first = stats.get("first_mover")
+    if first is not None and int(first) in order:
+        start = order.index(int(first))
+        order = order[start:] + order[:start]
+    return order
+
+
+def tally_turn_order(games: Sequence[Mapping[str, Any]], num_seats: int) -> list[Tally]:
+    """Per position in the moving order (first to move, second...): the seat that held
+    it (see ``moving_order``)."""
     tallies = [Tally() for _ in range(num_seats)]
     for game in games:
-        order = game.get("stats", {}).get("turn_order") or list(range(len(game["seats"])))
-        for position, seat in enumerate(order):
-            _score(tallies[position], int(seat), game)
+        for position, seat in enumerate(moving_order(game)):
+            _score(tallies[position], seat, game)
     return tallies
+
+
+def first_movers(games: Sequence[Mapping[str, Any]]) -> Counter[str]:
+    """How many games each agent moved first in."""
+    return Counter(str(game["seats"][moving_order(game)[0]]) for game in games)
 
 
 def elo_interval(
@@ -189,6 +207,11 @@ def elo_interval(
     """A 95% bootstrap interval of each agent's Elo: the games are drawn again with
     replacement ``resamples`` times and refitted; the 2.5th and 97.5th percentiles.
 
+    The games are drawn from the games played plus two pseudo-games per pair of agents,
+    one won by each (a prior, as in the "plus two" intervals of a proportion): without
+    it a sweep (one agent won every game) is drawn again as the same sweep every time
+    and its interval collapses to one point.
+
     Games with the same seating and winners score the same, so a resample is drawn as
     how many games of each such kind it holds (one multinomial draw): the cost does
     not grow with the number of games.
@@ -198,11 +221,16 @@ def elo_interval(
     import numpy
 
     kinds = Counter((tuple(g["seats"]), tuple(sorted(g["winners"]))) for g in games)
+    names = list(dict.fromkeys(agents))
+    for a, b in combinations(names, 2):
+        kinds[((a, b), (0,))] += 1  # the prior: a beats b once, b beats a once
+        kinds[((a, b), (1,))] += 1
     outcomes = [
         pairwise_scores([{"seats": list(seats), "winners": list(winners)}])
         for seats, winners in kinds
     ]
-    shares = [count / len(games) for count in kinds.values()]
+    population = sum(kinds.values())
+    shares = [count / population for count in kinds.values()]
     rng = numpy.random.default_rng(seed)
     samples: dict[str, list[float]] = {a: [] for a in agents}
     for _ in range(resamples):
@@ -255,3 +283,33 @@ def paired_difference(
     ]
     mean, low, high = mean_interval(differences)
     return (mean, low, high, len(differences))
+
+
+def paired_p_value(
+    base: Mapping[int, float | None], other: Mapping[int, float | None]
+) -> float | None:
+    """The two-sided p-value of a zero mean paired difference (the normal test that
+    matches ``paired_difference``'s interval); None below two pairs."""
+    differences = [
+        float(value) - float(base_value)
+        for index, base_value in base.items()
+        if base_value is not None and (value := other.get(index)) is not None
+    ]
+    if len(differences) < 2:
+        return None
+    mean = sum(differences) / len(differences)
+    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
+    if variance == 0:
+        return 1.0 if mean == 0 else 0.0
+    return math.erfc(abs(mean) / math.sqrt(variance / len(differences)) / math.sqrt(2))
+
+
+def false_discovery_adjusted(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values (scipy's ``false_discovery_control``): a
+    difference whose adjusted value is below 0.05 is kept at a 5% false discovery rate
+    over all the differences tested together."""
+    if not p_values:
+        return []
+    from scipy.stats import false_discovery_control
+
+    return [float(q) for q in false_discovery_control(list(p_values), method="bh")]

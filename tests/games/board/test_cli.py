@@ -72,7 +72,9 @@ def test_bad_input_is_explained_and_asked_again() -> None:
     assert result.exit_code == 0
     assert "is not a board action" in result.output
     assert "choose a number from 1 to" in result.output
-    assert "illegal action" in result.output
+    # a refused move speaks of seats and rules, never of "player 0" or the position
+    assert "'move runner 1.0>1.1' is not allowed now:" in result.output
+    assert "player 0" not in result.output and "; position" not in result.output
     assert "type a number from the list or an action" in result.output
     assert "a tutorial: /learn/board in the web app" in " ".join(result.output.split())
 
@@ -179,3 +181,16 @@ def test_the_handover_clears_a_real_terminal_before_and_after_the_pause(
     text = screen.getvalue()
     assert text.count("Pass the terminal to Seat 2") == 1
     assert text.count("\x1b[2J") == 2  # cleared before the pause and after it
+
+
+def test_end_with_dice_left_names_the_form_that_would_be_accepted() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "board", "--seed", "2", "--set", "round_limit=3"],
+        input="end\n1\n" * 400,
+    )
+    assert result.exit_code == 0
+    refused = [line for line in result.output.splitlines() if "'end' is not allowed now" in line]
+    assert refused, result.output[-2000:]
+    assert "; type 'end drop " in result.output
+    assert "player 0" not in result.output

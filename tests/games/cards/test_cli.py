@@ -89,7 +89,8 @@ def test_hotseat_hides_the_table_between_players() -> None:
     assert "Pass the terminal to Seat 1" in out
     assert "Pass the terminal to Seat 2" in out
     assert "you: Seat 2" in out and "you: Seat 1" in out
-    assert "you: spectator" in out and "its hand:" in out  # the end shows every hand
+    assert "every hand shown" in out and "its hand:" in out  # the end shows every hand
+    assert "spectator" not in out
     assert "Seat 1 won: took the apex" in out or "Seat 2 won: took the apex" in out
 
 
@@ -129,3 +130,16 @@ def test_every_agent_with_its_budget_can_be_the_opponent() -> None:
     code, out = play("--vs", "ismcts:iters=20", "--seed", "4")
     assert code == 0, out
     assert "took the apex" in out or "Draw" in out
+
+
+def test_a_refused_move_says_why_in_seat_names_and_the_engine_text_under_debug() -> None:
+    text = "?\ndone\nstack A\n" + ALWAYS_FIRST
+    code, out = play("--seed", "1", "--vs", "random", text=text)
+    assert code == 0, out
+    said = " ".join(out.split())
+    assert "'stack A' is not allowed now: the apex may be chosen only when" in said
+    assert "player 0" not in said and "player 1" not in said
+    assert "type the numbers of the cards to move between hand and reserve" in said  # ?
+    assert "is none of your cards" not in said
+    code, out = play("--seed", "1", "--vs", "random", "--debug", text=text)
+    assert code == 0 and "illegal action 'stack A' by player" in " ".join(out.split())

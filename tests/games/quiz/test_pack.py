@@ -208,7 +208,7 @@ def test_cli_pack_check_prints_the_pack() -> None:
     result = runner.invoke(quiz_app, ["pack", "check", str(EXAMPLES / "pack.csv")])
     assert result.exit_code == 0, result.output
     assert "Everest" in result.stdout and "mountain.png" in result.stdout
-    assert "5 questions, 1 backup questions" in result.stdout
+    assert "5 questions, 1 backup question" in result.stdout
 
 
 def test_cli_pack_check_lists_each_error_and_exits_2(tmp_path: Path) -> None:

@@ -10,15 +10,20 @@ from rich.console import Console
 from rich.text import Text
 
 from koth.core.chance import sample_outcome
-from koth.core.errors import IllegalActionError, InvalidActionError, InvalidParamsError
+from koth.core.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidParamsError,
+    KothError,
+)
 from koth.core.players import seat_name
 from koth.core.record import GameRecord
 from koth.core.state import GameState
 from koth.games import terminal as term
-from koth.games.board.actions import GRAMMAR, Action
+from koth.games.board.actions import GRAMMAR, Action, End, Swap
 from koth.games.board.game import BoardGame
 from koth.games.board.notes import BoardNote, DiceForfeited, turn_end_notes
-from koth.games.board.render import PLAYER_STYLES, board_renderable, ending_text
+from koth.games.board.render import LEGEND, PLAYER_STYLES, board_renderable, ending_text
 from koth.games.board.state import BoardState
 
 VARIANTS = {"countdown": "countdown", "one-excluded": "one_excluded", "teamplay": "teamplay"}
@@ -59,11 +64,20 @@ def option_groups(options: list[Action]) -> dict[str, list[tuple[int, str]]]:
     return groups
 
 
-def show_options(console: Console, options: list[Action]) -> None:
-    """Every option, grouped, one group a line; a long group wraps between entries, so a
-    number never parts from its action."""
-    for key, entries in option_groups(options).items():
+def show_options(console: Console, options: list[Action], swaps: int = 0) -> None:
+    """Every numbered option, grouped, one group a line; a long group wraps between
+    entries, so a number never parts from its action. ``swaps`` terrain swaps are one
+    entry, ``s``, which asks for the two tiles."""
+    groups = option_groups(options)
+    if swaps:  # where the swaps stand among the actions: just before the end of the turn
+        end = groups.pop("end", None)
+        groups["swap"] = []
+        if end is not None:
+            groups["end"] = end
+    for key, entries in groups.items():
         line = Text(f"{key}:", style="bold")
+        if key == "swap" and swaps:
+            line.append(f"  s) two tiles ({swaps} swaps possible)")
         for number, rest in entries:
             entry = f"  {number}) {rest}"
             if len(line.plain) + len(entry) > console.width:
@@ -71,6 +85,15 @@ def show_options(console: Console, options: list[Action]) -> None:
                 line = Text(" " * len(key))
             line.append(entry)
         console.print(line)
+
+
+def split_swaps(options: list[Action]) -> tuple[list[Action], list[Action]]:
+    """The options numbered on screen, and the terrain swaps folded behind ``s`` (often
+    some forty of them: listed, they would push the board off a 24-row screen)."""
+    return (
+        [o for o in options if not isinstance(o, Swap)],
+        [o for o in options if isinstance(o, Swap)],
+    )
 
 
 def note_text(note: BoardNote) -> str:
@@ -91,8 +114,10 @@ class Table:
         seats: list[str],
         seed: int | None,
         agents: dict[int, term.Opponent],
+        debug: bool = False,
     ):
         self.console, self.game, self.seats = console, game, seats
+        self.debug = debug
         self.rng = random.Random(seed)
         self.agents = agents
         self.humans = {p for p, spec in enumerate(seats) if spec == term.HUMAN}
@@ -119,17 +144,27 @@ class Table:
         self.handover.face(player)
         if self.several_humans:
             console.rule(f"{seat_name(player)}'s decision", style=PLAYER_STYLES[player])
-        console.print(board_renderable(self.game, state.data, player, console.width))
-        options: list[Action] = list(state.legal_actions(player))
-        show_options(console, options)
+        board = board_renderable(self.game, state.data, player, console.width, compact=True)
+        console.print(board)
+        options, swaps = split_swaps(list(state.legal_actions(player)))
+        show_options(console, options, len(swaps))
         while True:
             text = term.read_line(f"{seat_name(player)}> ").strip()
             if not text:
                 continue
             if text.lower() in ("?", "help"):
+                for line in LEGEND:
+                    term.say(console, line, "dim")
                 term.say(console, f"type a number from the list or an action: {GRAMMAR}")
+                if swaps:
+                    term.say(console, "s swaps two tiles: it asks which, such as 1.3 1.4")
                 term.say(console, LEARN)
                 continue
+            if swaps and text.lower() in ("s", "swap"):
+                tiles = term.read_line("swap which two tiles (such as 1.3 1.4)> ").strip()
+                if not tiles:
+                    continue
+                text = f"swap {tiles}"
             if text.isdigit():
                 if 1 <= int(text) <= len(options):
                     chosen: Action = options[int(text) - 1]
@@ -140,7 +175,15 @@ class Table:
                 action: Action = state.check_action(text, player)
                 return action
             except (InvalidActionError, IllegalActionError) as exc:
-                term.say(console, str(exc), "red")
+                term.say(console, self.refusal(text, exc, options), "red")
+
+    def refusal(self, text: str, exc: KothError, options: list[Action]) -> str:
+        """Why ``text`` is refused, with the form that would be accepted for ``end``."""
+        said = term.refusal(text, exc, self.debug)
+        ends = [str(o) for o in options if isinstance(o, End)]
+        if text.split()[0].lower() == "end" and ends and text not in ends:
+            said += f"; type {' or '.join(repr(e) for e in ends)}"
+        return said
 
     def play(self) -> GameState[Any, Any]:
         state = self.game.new_initial_state()
@@ -188,13 +231,14 @@ def play_board(
     seed: term.SeedOpt = None,
     record: term.RecordOpt = None,
     width: term.WidthOpt = None,
+    debug: term.DebugOpt = False,
     variant: Annotated[list[str] | None, typer.Option("--variant", hidden=True)] = None,
 ) -> None:
     """Play Florian Jehn's King of the Hill board game in the terminal.
 
     Options (--set): countdown=true, one_excluded=true, teamplay=true, round_limit=20,
     target_points=30 and the others of docs/rules/board.md. Exit code 0 at the end of
-    the game, 1 when the input ends first, 2 on bad input.
+    the game, 1 when the input ends first, 2 on bad input, 130 when stopped with Ctrl-C.
     """
     console = term.console_for(width)
     term.check_record_path(record)
@@ -203,7 +247,8 @@ def play_board(
         game = BoardGame(build_params(players, list(variant or []), list(settings or [])))
     except InvalidParamsError as exc:
         raise term.fail(f"--set: {exc}") from None
-    table = Table(console, game, seats, seed, term.make_agents(ctx, game, seats, seed))
+    agents = term.make_agents(ctx, game, seats, seed)
+    table = Table(console, game, seats, seed, agents, debug)
     term.say(console, "  " + ", ".join(f"{table.who(p)} in {seat_name(p)}" for p in range(players)))
     try:
         state = table.play()

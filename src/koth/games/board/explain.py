@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from koth.core.players import PlayerId
+from koth.core.players import PlayerId, seat_name
 from koth.games.board.actions import (
     PAY_MOVE,
     PAY_NAMES,
@@ -121,7 +121,7 @@ def _explain_turn(rules: Rules, s: BoardState, p: int, action: Action) -> Reason
                 return ("an assault needs both move actions of a fresh turn", "B11")
             return ("an assault needs an enemy blocker and two of your fighters next to it", "B11")
         if (s.declined >> action.helper) & 1:
-            return (f"player {action.helper} already declined this turn", "B13")
+            return (f"{seat_name(action.helper)} already declined this turn", "B13")
         return (
             "an alliance needs your fighter and the helper's fighter next to a third "
             "player's blocker",

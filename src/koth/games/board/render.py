@@ -31,6 +31,9 @@ LEGEND = (
     "ring 1 is the outer ring, where areas attach; every ring-4 tile touches center C",
 )
 
+#: the one legend line of the compact screen (the whole legend is a ``?`` away)
+LEGEND_HINT = "L/N/D terrain, 1:F2 = two fighters of Seat 1, dice r/m/t; ? the legend"
+
 #: below this width the board drops its grid lines (it fits 80 columns)
 WIDE = 100
 
@@ -47,19 +50,26 @@ def _units_text(state: BoardState, loc: int, n: int) -> Text:
 
 
 def board_renderable(
-    game: BoardGame, state: BoardState, viewer: PlayerId | None, width: int = 80
+    game: BoardGame,
+    state: BoardState,
+    viewer: PlayerId | None,
+    width: int = 80,
+    *,
+    compact: bool = False,
 ) -> RenderableType:
     """The board for a console ``width`` columns wide: a grid below ``WIDE`` columns
-    without lines, so that all seven tiles of a ring and their units fit 80 columns."""
+    without lines, so that all seven tiles of a ring and their units fit 80 columns.
+    ``compact`` (a terminal of 24 rows): no title, no blank rows, the legend one line."""
     n = game.num_players
-    wide = width >= WIDE
+    wide = width >= WIDE and not compact
     table = Table(
-        title="King of the Hill (board)",
+        title=None if compact else "King of the Hill (board)",
         title_justify="left",
         show_lines=wide,
-        box=box.HEAVY_HEAD if wide else box.SIMPLE_HEAD,
+        box=box.HEAVY_HEAD if wide else (None if compact else box.SIMPLE_HEAD),
         padding=(0, 1),
         pad_edge=wide,
+        show_edge=not compact,
     )
     table.add_column("ring", justify="center", no_wrap=True)
     for i in range(RING_SIZE):
@@ -76,7 +86,7 @@ def board_renderable(
                     cell.append("\n")
                     cell.append(units)
         area_row.append(cell)
-    table.add_row(*area_row, end_section=not wide)
+    table.add_row(*area_row, end_section=not wide and not compact)
     for ring in range(1, 5):
         row: list[RenderableType] = [Text(f"{ring}")]
         for i in range(RING_SIZE):
@@ -110,7 +120,8 @@ def board_renderable(
             line.append(f"  excluded {excluded}")
         lines.append(line)
     lines.append(status_text(game, state))
-    lines.extend(Text(line, style="dim") for line in LEGEND)
+    legend = [LEGEND_HINT] if compact else LEGEND
+    lines.extend(Text(line, style="dim") for line in legend)
     return Group(*lines)
 
 

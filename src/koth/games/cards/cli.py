@@ -70,12 +70,14 @@ def _ask(
         term.say(console, why_not(action), "red")
 
 
-def _why_not(state: GameState[Any, Any], player: int) -> Callable[[CardsAction], str]:
+def _why_not(
+    state: GameState[Any, Any], player: int, debug: bool = False
+) -> Callable[[CardsAction], str]:
     def explain(action: CardsAction) -> str:
         try:
             state.check_action(action, player)
         except IllegalActionError as exc:
-            return str(exc)
+            return term.refusal(str(action), exc, debug)
         return f"{action} is not possible now"
 
     return explain
@@ -90,8 +92,10 @@ class Table:
         game: CardsGame,
         specs: list[str],
         agents: dict[int, term.Opponent],
+        debug: bool = False,
     ) -> None:
         self.console, self.game, self.specs, self.agents = console, game, specs, agents
+        self.debug = debug
         self.humans = {p for p, spec in enumerate(specs) if spec == term.HUMAN}
         self.handover = term.Handover(console, len(self.humans) > 1)
         self.reserve_plans: dict[int, list[CardsAction]] = {}
@@ -115,7 +119,7 @@ class Table:
         self.face(player)
         self.console.print(table_text(state.view(player)))
         options = list(state.legal_actions(player))
-        return _ask(self.console, self.game, player, options, _why_not(state, player))
+        return _ask(self.console, self.game, player, options, _why_not(state, player, self.debug))
 
     def reserve_plan(self, state: GameState[Any, Any], player: int) -> list[CardsAction]:
         """The whole reserve on one screen (C4): the player moves cards between hand and
@@ -138,6 +142,14 @@ class Table:
             text = term.read_line(f"{seat_name(player)} reserve> ").strip().lower()
             if text in ("", "done", "ok"):
                 break
+            if text in ("?", "help"):
+                term.say(
+                    console,
+                    "type the numbers of the cards to move between hand and reserve (2 5 9) "
+                    "or cards such as 7h; 'undo' takes back the last change; 'done' or an "
+                    "empty line keeps this split (C4)",
+                )
+                continue
             if text == "undo":
                 if undo:
                     in_reserve = undo.pop()
@@ -179,7 +191,7 @@ class Table:
                 term.say(
                     self.console,
                     f"{word!r} is none of your cards: type numbers from 1 to {len(names)} "
-                    "(or a card such as 7h), 'undo' or 'done'",
+                    "(or a card such as 7h), 'undo', 'done' or '?'",
                     "red",
                 )
                 return None
@@ -231,6 +243,7 @@ def play_cards(
     seed: term.SeedOpt = None,
     record: term.RecordOpt = None,
     width: term.WidthOpt = None,
+    debug: term.DebugOpt = False,
     hotseat: Annotated[bool, typer.Option(hidden=True)] = False,
     human: Annotated[int | None, typer.Option(min=0, max=1, hidden=True)] = None,
     jokers: Annotated[int | None, typer.Option(hidden=True)] = None,
@@ -241,7 +254,8 @@ def play_cards(
 
     Options (--set): jokers=3 (or 2: an empty apex), tens_equal=true (the Variant:
     ten-valued cards tie), dealer=0 or 1 (who chooses first; seats count from 0).
-    Exit code 0 at the end of the game, 1 when the input ends first, 2 on bad input.
+    Exit code 0 at the end of the game, 1 when the input ends first, 2 on bad input,
+    130 when stopped with Ctrl-C.
     """
     console = term.console_for(width)
     term.check_record_path(record)
@@ -262,7 +276,7 @@ def play_cards(
     else:
         seats = list(seat or [])
     specs = term.seat_specs(2, seats, vs_specs)
-    table = Table(console, game, specs, term.make_agents(ctx, game, specs, seed))
+    table = Table(console, game, specs, term.make_agents(ctx, game, specs, seed), debug)
     term.say(console, f"King of the Hill, card game - seed {seed}. Rules: docs/rules/cards.md")
     term.say(console, "  " + ", ".join(f"{table.who(p)} in {seat_name(p)}" for p in range(2)))
     state = game.new_initial_state()
@@ -276,7 +290,8 @@ def play_cards(
     finally:
         if record is not None:
             meta = {"seed": seed, "seats": specs, "finished": finished}
-            term.save_record(console, GameRecord.from_state(state, **meta), record, "record")
+            what = "record" if finished else "record so far"
+            term.save_record(console, GameRecord.from_state(state, **meta), record, what)
     if not finished:
         raise typer.Exit(term.EXIT_ABANDONED)
     # everything is public at the end: every hand and reserve is shown

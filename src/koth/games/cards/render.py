@@ -64,7 +64,12 @@ def table_text(view: dict[str, Any]) -> Text:
     out = Text()
     out.append(f"King of the Hill (cards) - phase: {view['phase']}", style="bold")
     viewer = view["viewer"]
-    out.append(f"   you: {'spectator' if viewer is None else seat_name(viewer)}\n")
+    if viewer is not None:
+        out.append(f"   you: {seat_name(viewer)}\n")
+    elif view["phase"] == "over":  # the game is over: nothing is secret any more
+        out.append("   every hand shown\n")
+    else:
+        out.append("   you: spectator\n")
     # only while a stack is being chosen do the brackets mean anything
     choosing = view["phase"] == "choose"
     width = len(ROWS[-1]) * _CELL

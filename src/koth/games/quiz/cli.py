@@ -7,11 +7,19 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from koth.core.errors import KothError
 from koth.games.quiz.explain import explain
 from koth.games.quiz.pack import PackError, check_picture, pack_form, parse_pack
-from koth.games.quiz.protocol import load_protocol, result_json, score_protocol
+from koth.games.quiz.protocol import (
+    PartResult,
+    ProtocolResult,
+    load_protocol,
+    result_json,
+    score_protocol,
+)
 from koth.games.quiz.render import pack_table, situation_table, tie_lines
 from koth.games.quiz.situation import situation
 from koth.games.terminal import KothCommand, fail
@@ -31,7 +39,9 @@ def _quiz() -> None:
 
 @quiz_app.command("score", cls=KothCommand)
 def score(
-    protocol: Path = typer.Argument(..., help="The protocol of a played game (JSON)."),
+    protocols: list[Path] = typer.Argument(
+        ..., metavar="PROTOCOL...", help="Protocols of played games (JSON), one or more."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the situation as JSON."),
     after: int | None = typer.Option(
         None, "--after", help="Show the situation after question N (of the --part shown)."
@@ -49,21 +59,48 @@ def score(
         None, "--width", min=40, help="Columns to draw for (default: the terminal's, 80 piped)."
     ),
 ) -> None:
-    """Score PROTOCOL and print the game situation after its last question."""
-    try:
-        result = score_protocol(load_protocol(protocol))
-        data = result_json(result, after, part_name)
-        chosen = result.part(part_name)
-    except KothError as exc:
-        raise fail(str(exc)) from None
-    if as_json:
-        if show_explain:
+    """Score each PROTOCOL and print the game situation after its last question.
+
+    Every protocol is read and scored before anything is printed: one that is wrong
+    stops the command with its error (exit status 2). With several protocols, --json
+    prints a list of their situations in the order given.
+    """
+    scored = []
+    for protocol in protocols:
+        try:
+            result = score_protocol(load_protocol(protocol))
+            data = result_json(result, after, part_name)
+            chosen = result.part(part_name)
+        except KothError as exc:
+            message = str(exc)
+            named = len(protocols) == 1 or str(protocol) in message
+            raise fail(message if named else f"{protocol}: {message}") from None
+        if show_explain and as_json:
             data["explain"] = {
                 p.name: explain(p.state, after if p is chosen else None) for p in result.parts
             }
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        scored.append((protocol, result, data, chosen))
+    if as_json:
+        documents = [data for _, _, data, _ in scored]
+        shown = documents[0] if len(documents) == 1 else documents
+        typer.echo(json.dumps(shown, indent=2, ensure_ascii=False))
         return
     console = Console(width=width)
+    for protocol, result, _, chosen in scored:
+        if len(scored) > 1:
+            console.rule(str(protocol), style="bold")
+        _print_situation(console, result, chosen, after, part_name, show_explain)
+    console.print(SPUR_LEGEND, markup=False, highlight=False)
+
+
+def _print_situation(
+    console: Console,
+    result: ProtocolResult,
+    chosen: PartResult,
+    after: int | None,
+    part_name: str | None,
+    show_explain: bool,
+) -> None:
     # a part named with --part is shown alone; otherwise every part, in order
     for part in [chosen] if part_name is not None else result.parts:
         shown = part is chosen
@@ -71,13 +108,24 @@ def score(
             if len(result.parts) > 1:
                 console.print(f"[bold]{part.name}[/bold]")
             for line in explain(part.state, after if shown else None):
-                console.print(line, markup=False, highlight=False)
+                console.print(_hanging(line))
         s = situation(part.state, after if shown else None)
         title = part.name if len(result.parts) > 1 else None
         console.print(situation_table(s, title))
         for line in tie_lines(s):
             console.print(line, markup=False, highlight=False)
-    console.print(SPUR_LEGEND, markup=False, highlight=False)
+
+
+def _hanging(line: str) -> Table | Text:
+    """``line`` wrapped under its own first word: a team's line stays indented."""
+    indent = len(line) - len(line.lstrip())
+    if not indent:
+        return Text(line)
+    grid = Table.grid()
+    grid.add_column(width=indent)
+    grid.add_column(overflow="fold")
+    grid.add_row("", Text(line.lstrip()))
+    return grid
 
 
 pack_app = typer.Typer(help="Question packs (CSV, JSON or YAML).", no_args_is_help=True)
@@ -87,11 +135,14 @@ quiz_app.add_typer(pack_app, name="pack")
 PICTURE_BYTES = 2 * 1024 * 1024
 
 
-@pack_app.command("check")
+@pack_app.command("check", cls=KothCommand)
 def pack_check(
     file: Path = typer.Argument(..., help="A pack file (.csv, .json, .yaml or .yml)."),
     picture_bytes: int = typer.Option(
         PICTURE_BYTES, "--picture-bytes", help="The largest picture accepted (bytes)."
+    ),
+    width: int | None = typer.Option(
+        None, "--width", min=40, help="Columns to draw for (default: the terminal's, 80 piped)."
     ),
 ) -> None:
     """Check a question pack and print its questions; each error is one line naming the
@@ -100,7 +151,9 @@ def pack_check(
         pack = parse_pack(file.read_text(encoding="utf-8"), pack_form(file.name))
     except PackError as exc:
         for problem in exc.problems:
-            typer.echo(f"{file.name}: {problem}", err=True)
+            # a problem of the file as a whole names it already
+            shown = problem if problem.startswith(f"{file.name}:") else f"{file.name}: {problem}"
+            typer.echo(shown, err=True)
         raise typer.Exit(2) from None
     except (OSError, UnicodeDecodeError) as exc:
         typer.echo(f"{file.name}: cannot be read as UTF-8 text ({exc})", err=True)
@@ -112,7 +165,7 @@ def pack_check(
         found = check_picture(name, data, picture_bytes)
         if found.problem is not None:
             problems.append(found.problem)
-    console = Console(width=140)
+    console = Console(width=width)
     console.print(pack_table(pack))
     for problem in problems:
         typer.echo(f"{file.name}: {problem}", err=True)

@@ -19,28 +19,26 @@ def _count(value: int, word: str) -> str:
 def _why(
     config: QuizConfig, position: int, kind: str, jumped: bool, judged: bool | None, steps: int
 ) -> str:
-    """Why a team without a note of the fold moved as it did: its answer and its place."""
-    missing = "no answer"
+    """Why a team without a note of the fold moved as it did: its answer and its place,
+    each said once (the line already shows the answer and the steps and points); the
+    plain cases are the rule alone, in brackets."""
     if kind == "King":
         if judged:
-            return "the King scores a right answer and keeps the Peak (Q9)"
-        return f"{missing if judged is None else 'wrong'}: the King is never moved down (Q9)"
+            return "the King keeps the Peak (Q9)"
+        return "the King is never moved down (Q9)"
     if kind == "revolution" and not judged:
-        why = missing if judged is None else "wrong"
-        return f"{why}: a Revolution scores nothing and moves nobody down (Q22)"
+        return "a Revolution that fails moves nobody down (Q22)"
     if jumped:
         if judged:
-            return "a right jump: two steps up, two points (Q3)"
-        why = "no answer to a jump" if judged is None else "a wrong jump"
-        floor = ", but never below 0" if steps == 0 else ""
-        return f"{why}: one step down{floor} (Q3)"
+            return "a right jump counts twice (Q3)"
+        return "a failed jump" + (", but never below 0" if steps == 0 else "") + " (Q3)"
     if not judged:
-        return f"{missing}: no move, no points (Q2)" if judged is None else "wrong: no move (Q2)"
+        return "(Q2)"
     if position >= config.steps:
         return "on the Peak: points, no step (Q15)"
     if position == config.steps - 1 and steps == 0:
         return "one step below the King's Peak without a Revolution: points, no step (Q8)"
-    return "right: one step up, one point (Q2)"
+    return "(Q2)"
 
 
 def explain_question(state: QuizState, number: int) -> list[str]:
@@ -92,7 +90,10 @@ def explain_question(state: QuizState, number: int) -> list[str]:
             )
         if record.partner and judged:
             team_notes.append("partner question: +1 point (Q5)")
-        text += " — " + "; ".join(team_notes)
+        # the line has said the answer already: a note does not say it again
+        team_notes = [t.removeprefix(f"{answer}, ") for t in team_notes]
+        said = "; ".join(team_notes)
+        text += f" {said}" if said.startswith("(") else f" — {said}"
         lines.append(text)
     if after.finished and after.reason is not None:
         lines.append(f"  Game over: {end_text(after.reason)} ({after.reason.rule}).")

@@ -56,25 +56,34 @@ def tie_lines(s: Situation) -> list[str]:
     return out
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 question``, ``2 questions``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def pack_table(pack: Pack) -> Table:
     """A pack's questions, main before backup, each with its answer and variants."""
     mains = sum(1 for q in pack.questions if not q.backup)
     table = Table(
         title=pack.title or "Question pack",
-        caption=f"{mains} questions, {len(pack.questions) - mains} backup questions",
+        caption=f"{_count(mains, 'question')}, "
+        f"{_count(len(pack.questions) - mains, 'backup question')}",
     )
-    for column in ("No.", "Part", "Question", "Answer", "Accepted", "Picture", "Partner"):
-        table.add_column(column, overflow="fold")
+    rows = []
     for q in sorted(pack.questions, key=lambda q: (q.part or "", q.backup, q.number)):
         number = f"B{q.number}" if q.backup else str(q.number)
         text = q.text if len(q.text) <= 60 else q.text[:59] + "…"
-        table.add_row(
-            number,
-            q.part or "",
-            text,
-            q.answer,
-            " | ".join(q.accepted),
-            q.picture or "",
-            q.partner or "",
+        accepted = " | ".join(q.accepted)
+        rows.append(
+            [number, q.part or "", text, q.answer, accepted, q.picture or "", q.partner or ""]
         )
+    # a column no question fills is left out; the texts share what width is left, folding
+    # only a word longer than their column
+    columns = ("No.", "Part", "Question", "Answer", "Accepted", "Picture", "Partner")
+    keep = [i for i, name in enumerate(columns) if name in ("No.", "Question", "Answer")
+            or any(row[i] for row in rows)]  # fmt: skip
+    for i in keep:
+        table.add_column(columns[i], overflow="fold")
+    for row in rows:
+        table.add_row(*(row[i] for i in keep))
     return table
