@@ -116,8 +116,14 @@ EN: Final = {
     "short_attack": N_("lose {lose}, keep {keep} · {pay}"),
     "short_ally": N_("with {who} from {helper}, yours from {own} · {pay}"),
     "recruit_title": N_("Recruit a unit into your starting area"),
-    "do_accept": N_("Accept: your fighter joins the assault (a die decides whose fighter is lost)"),
-    "do_decline": N_("Decline the alliance"),
+    "do_accept": N_(
+        "Accept the offer of {who}: your fighter from {helper} and theirs from {own} "
+        "assault the blocker on {target} together; a die decides whose fighter dies: 1-3 "
+        "theirs, 4-6 yours (B13)"
+    ),
+    "do_decline": N_("Decline the offer of {who} (they may not ask you again this turn)"),
+    "accept": N_("Accept"),
+    "decline": N_("Decline"),
     "do_turn_cw": N_("Turn ring {ring} clockwise"),
     "do_turn_ccw": N_("Turn ring {ring} counter-clockwise"),
     "do_area": N_("Move your starting area {area} with its units beside tile {tile}"),

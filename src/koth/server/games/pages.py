@@ -37,7 +37,7 @@ RENDERERS = {"cards": "cards", "board": "board"}
 #: each renderer's own scripts and style sheets, under static/ (games/ for the newer ones)
 RENDERER_SCRIPTS: dict[str, tuple[str, ...]] = {
     "cards": ("cards.js",),
-    "board": ("games/board.js",),
+    "board": ("games/board_draw.js", "games/board.js"),
 }
 RENDERER_STYLES: dict[str, tuple[str, ...]] = {"board": ("games/board.css",)}
 MAX_FORM_BYTES = 20_000

@@ -134,9 +134,12 @@ def seated(
     return position, Table(context, position.links[position.mover], size)
 
 
-def commit(table: Table, server: LiveServer, position: Position, text: str, shot: str) -> None:
-    """Photograph the preview, confirm it, and check the server stored ``text``."""
-    table.shot(shot)
+def commit(
+    table: Table, server: LiveServer, position: Position, text: str, shot: str | None = None
+) -> None:
+    """Photograph the preview (when named), confirm it, check the server stored ``text``."""
+    if shot:
+        table.shot(shot)
     table.choose(text)
     assert last_action(server, position) == text
 
@@ -178,7 +181,7 @@ def test_move_then_recruit_on_the_board(server: LiveServer, context: Any, size: 
     recruit = pick(legal_now(server, position, position.mover), "recruit ")
     table.tap("#table .recruit-badge")
     sync_api.expect(table.page.locator("#table .preview-recruit")).to_have_count(1)
-    commit(table, server, position, recruit, "board-recruit")
+    commit(table, server, position, recruit)
     assert not table.errors
 
 
@@ -199,7 +202,7 @@ def test_ring_turns_both_ways_on_the_ring_arrows(
         popover = table.page.locator("#board-popover").inner_text()
         expected = "counter-clockwise" if word == "ccw" else "clockwise"
         assert f"Turn ring {ring} {expected}" in popover
-        commit(table, server, position, turn, f"board-turn-{word}")
+        commit(table, server, position, turn, "board-turn-ccw" if word == "ccw" else None)
     assert not table.errors
 
 
@@ -213,7 +216,7 @@ def test_swap_and_area_move_by_picking_tiles(server: LiveServer, context: Any, s
     )
     table.tap(f"#table path.tile[data-loc='{b}']")
     assert table.page.locator("#table .preview-swap").count() == 2
-    commit(table, server, position, swap, "board-swap")
+    commit(table, server, position, swap)
 
     area = pick(legal_now(server, position, position.mover), "area ")
     tile = area.split()[1]
@@ -221,7 +224,7 @@ def test_swap_and_area_move_by_picking_tiles(server: LiveServer, context: Any, s
     table.tap(f"#table circle.hit[data-select='{own}']")
     table.tap(f"#table path.tile[data-loc='{tile}']")
     sync_api.expect(table.page.locator("#table .preview-ghost-area")).to_have_count(1)
-    commit(table, server, position, area, "board-area")
+    commit(table, server, position, area)
     assert not table.errors
 
 
@@ -260,7 +263,7 @@ def test_an_alliance_offered_and_answered_on_the_board(
     assert table.page.locator(f"#table .preview-helper[data-loc='{helper_from}']").count() == 1
     assert table.page.locator(f"#table .preview-keep[data-loc='{own}']").count() == 1
     assert f"Seat {helper + 1}" in table.page.locator("#board-popover").inner_text()
-    commit(table, server, position, offer, "board-ally")
+    commit(table, server, position, offer)
 
     # the helper's page opens the offer by itself, next to the blocker, units highlighted
     other = browser.new_context(viewport=VIEWPORTS[size])
@@ -269,6 +272,9 @@ def test_an_alliance_offered_and_answered_on_the_board(
         helper_table.page.wait_for_selector("#board-popover")
         text = helper_table.page.locator("#board-popover").inner_text()
         assert "Accept" in text and "Decline" in text
+        # who offers, with which fighters, and the die that decides whose fighter dies
+        assert f"Seat {position.mover + 1}" in text and helper_from in text and own in text
+        assert "1-3 theirs, 4-6 yours" in text
         helper_page = helper_table.page
         assert helper_page.locator(f"#table .preview-target[data-loc='{target}']").count() == 1
         assert helper_page.locator(f"#table .preview-helper[data-loc='{helper_from}']").count()

@@ -30,75 +30,15 @@
 (function () {
   const { el, svg } = KOTH;
   const t = KOTH.t;
-  const RING = 7;
-  const CENTER = 28;
-  const RADII = [200, 160, 122, 86, 50]; // ring 1 (outer) .. ring 4, then the center
-  const AREA_AT = RADII[0] + 26; // starting areas sit beside the outer ring
-  const AREA_R = 24;
+  const {
+    RING, RADII, AREA_R, VIEW, TERRAIN, COLORS, UNIT_NAMES, DIE_KINDS,
+    locName, angleOf, polar, sector, areaCenter, tileCenter, badgeAt, arrowAt, lane,
+    unitPieces, legend, dieNode, drawPreview,
+  } = KOTH.boardDraw;
   const HIT_R = 28; // a hotspot's tap circle: at least 40 px on a 390 px phone
-  const VIEW = 252;
-  const TERRAIN = { L: ["#efe3b4", "light"], N: ["#b7cf8c", "normal"], D: ["#7c8a63", "difficult"] };
-  const COLORS = KOTH.SEAT_COLORS;
-  const UNIT_NAMES = ["runner", "fighter", "blocker"];
-  const KIND_LETTERS = { R: 0, F: 1, B: 2 };
-  // a die's kind by face (B7): 1-2 recruit, 3-4 move, 5-6 turn; a glyph and a word each
-  const DIE_KINDS = ["recruit", "recruit", "move", "move", "turn", "turn"];
-  const DIE_GLYPHS = { recruit: "✚", move: "➜", turn: "⟳" };
-  const DIE_FACES = "⚀⚁⚂⚃⚄⚅";
   const PAY_KEYS = ["pay_move", "pay_recruit", "pay_pair"];
   const LABELS_KEY = "koth.board.labels";
-
-  // ------------------------------------------------------------------ geometry
-  function locName(loc) {
-    if (loc < CENTER) return `${Math.floor(loc / RING) + 1}.${loc % RING}`;
-    if (loc === CENTER) return "C";
-    return `A${loc - CENTER}`;
-  }
-
-  function angleOf(index) {
-    return (index / RING) * 2 * Math.PI - Math.PI / 2;
-  }
-
-  function polar(r, a) {
-    return [r * Math.cos(a), r * Math.sin(a)];
-  }
-
-  function sector(outer, inner, index) {
-    const a0 = angleOf(index) - Math.PI / RING;
-    const a1 = angleOf(index) + Math.PI / RING;
-    const [x0, y0] = polar(outer, a0), [x1, y1] = polar(outer, a1);
-    const [x2, y2] = polar(inner, a1), [x3, y3] = polar(inner, a0);
-    return `M${x0},${y0} A${outer},${outer} 0 0 1 ${x1},${y1} L${x2},${y2} A${inner},${inner} 0 0 0 ${x3},${y3} Z`;
-  }
-
-  function lane(ring) {
-    return (RADII[ring - 1] + RADII[ring]) / 2;
-  }
-
-  function areaCenter(touches) {
-    return polar(AREA_AT, angleOf(Number(touches.split(".")[1])));
-  }
-
-  function tileCenter(name, areas) {
-    if (!/^([1-4]\.[0-6]|C|A\d)$/.test(name)) return null; // a ring arrow or a control
-    if (name === "C") return [0, 0];
-    if (name.startsWith("A")) {
-      const touches = areas[name] && areas[name].touches;
-      return touches ? areaCenter(touches) : null;
-    }
-    const [ring, index] = name.split(".").map(Number);
-    return polar(lane(ring), angleOf(index));
-  }
-
-  // the recruit badge sits on the area ring beside the own starting area
-  function badgeAt(touches) {
-    return polar(AREA_AT, angleOf(Number(touches.split(".")[1])) + 0.3);
-  }
-
-  // a ring's two turning arrows sit on the tile borders either side of its top tile
-  function arrowAt(ring, clockwise) {
-    return polar(lane(ring), angleOf(0) + ((clockwise ? 1 : -1) * Math.PI) / RING);
-  }
+  const DIE_NAMES = ["recruit", "move", "turn"]; // an End action's drop categories
 
   // ------------------------------------------------------------------ words
   function tileWords(name) {
@@ -113,6 +53,11 @@
 
   function seatWords(ctx, seat) {
     return ctx.replay ? t("seat", { n: seat + 1 }) : KOTH.seatName(ctx.msg, seat);
+  }
+
+  // a die category (an End action's drop) in words
+  function dieWords(category) {
+    return t(`die_${DIE_NAMES[category]}`);
   }
 
   function unitWords(unit) {
@@ -188,7 +133,8 @@
       paths: () => [["offer"]],
       marks: ["assault"],
       auto: true,
-      label: (e) => t(e.fields.accept ? "do_accept" : "do_decline"),
+      label: (e, ctx) => t(e.fields.accept ? "do_accept" : "do_decline", offerWords(ctx)),
+      short: (e) => t(e.fields.accept ? "accept" : "decline"),
       preview: (e, ctx) => offerPreview(ctx.view.offer),
     },
     {
@@ -218,8 +164,9 @@
       paths: () => [["end"]],
       marks: ["control"],
       label: (e) => (e.fields.drop && e.fields.drop.length
-        ? t("do_end_drop", { dice: e.fields.drop.map((c) => t(`die_${["recruit", "move", "turn"][c]}`)).join(" + ") })
+        ? t("do_end_drop", { dice: e.fields.drop.map((c) => dieWords(c)).join(" + ") })
         : t("do_end")),
+      short: (e) => (e.fields.drop || []).map((c) => dieWords(c)).join(" + ") || t("do_end"),
       preview: (e, ctx) => ({ forfeit: forfeited(e, ctx.view) }),
     },
     {
@@ -238,6 +185,15 @@
     return m ? { roles: [[m[1], "target"], [m[2], "keep"], [m[3], "helper"]] } : {};
   }
 
+  // who offers the alliance (the seat whose turn it is) and where the fighters stand
+  function offerWords(ctx) {
+    const view = ctx.view;
+    const order = view.order || [];
+    const by = order.length ? order[view.turn % order.length] : 0;
+    const [target, own, helper] = (offerPreview(view.offer).roles || []).map(([key]) => key);
+    return { who: seatWords(ctx, by), target, own, helper };
+  }
+
   function moverDice(view) {
     const movers = Array.isArray(view.to_move) ? view.to_move : [];
     return ((view.dice || [])[movers[0]] || []).map((d) => DIE_KINDS[d - 1]);
@@ -246,7 +202,7 @@
   // the dice (indices into the mover's dice) that ending the turn now gives up (B7.1)
   function forfeited(entry, view) {
     const dice = moverDice(view);
-    const drops = (entry.fields.drop || []).map((c) => ["recruit", "move", "turn"][c]);
+    const drops = (entry.fields.drop || []).map((c) => DIE_NAMES[c]);
     const out = [];
     if (drops.length) {
       for (const kind of drops) {
@@ -317,98 +273,6 @@
     ctx.rerender();
   }
 
-  // ------------------------------------------------------------------ drawing
-  // a unit type's shape: runners a triangle (fast), fighters a circle, blockers a square
-  function unitShape(kind, x, y, size, fill) {
-    const attrs = { fill, stroke: "#fff", "stroke-width": 1.4, class: `unit-shape ${UNIT_NAMES[KIND_LETTERS[kind]]}` };
-    if (kind === "R") {
-      const h = size * 1.15;
-      return svg("polygon", { ...attrs, points: `${x},${y - h} ${x + h},${y + h * 0.75} ${x - h},${y + h * 0.75}` });
-    }
-    if (kind === "B") return svg("rect", { ...attrs, x: x - size, y: y - size, width: 2 * size, height: 2 * size, rx: 2 });
-    return svg("circle", { ...attrs, cx: x, cy: y, r: size });
-  }
-
-  function unitPieces(parent, units, center, where) {
-    // units: {player: "F2B1"} at one location: one shape per player and type, the count
-    // written in it, laid out in a small grid around the location's centre
-    const pieces = [];
-    for (const [player, text] of Object.entries(units || {})) {
-      for (const [, kind, count] of text.matchAll(/([RFB])(\d+)/g)) pieces.push([Number(player), kind, Number(count)]);
-    }
-    const cols = Math.min(3, pieces.length);
-    const rows = Math.ceil(pieces.length / Math.max(1, cols));
-    const step = 25;
-    pieces.forEach(([player, kind, count], i) => {
-      const col = i % cols, row = Math.floor(i / cols);
-      const x = center[0] + (col - (cols - 1) / 2) * step;
-      const y = center[1] + (row - (rows - 1) / 2) * step;
-      const unit = KIND_LETTERS[kind];
-      const name = `${count} ${t(count > 1 ? `unit_${UNIT_NAMES[unit]}s` : `unit_${UNIT_NAMES[unit]}`)}`;
-      parent.append(svg("g", { class: "unit", dataset: { player: String(player), kind, count: String(count), loc: where } },
-        unitShape(kind, x, y, 11, COLORS[player % COLORS.length]),
-        svg("text", { x, y: y + (kind === "R" ? 7 : 5), "text-anchor": "middle", class: "unit-count", text: String(count) }),
-        svg("title", { text: t("units_of", { seat: t("seat", { n: player + 1 }), units: name }) })));
-    });
-  }
-
-  function arrowPath(from, to) {
-    // a straight arrow between two centres, stopping short of both, with its head
-    const [x0, y0] = from, [x1, y1] = to;
-    const len = Math.hypot(x1 - x0, y1 - y0) || 1;
-    const ux = (x1 - x0) / len, uy = (y1 - y0) / len;
-    const sx = x0 + ux * 12, sy = y0 + uy * 12, ex = x1 - ux * 14, ey = y1 - uy * 14;
-    const head = `${ex + ux * 8},${ey + uy * 8} ${ex - uy * 7},${ey + ux * 7} ${ex + uy * 7},${ey - ux * 7}`;
-    return [svg("line", { x1: sx, y1: sy, x2: ex, y2: ey, class: "preview-arrow" }), svg("polygon", { points: head, class: "preview-arrow-head" })];
-  }
-
-  function ringArrow(ring, clockwise) {
-    // a short arc along the ring's lane with its head: the way the ring would turn
-    const r = lane(ring);
-    const mid = angleOf(0) + ((clockwise ? 1 : -1) * Math.PI) / RING;
-    const span = 0.22 * (86 / r);
-    const a0 = mid - (clockwise ? span : -span), a1 = mid + (clockwise ? span : -span);
-    const [x0, y0] = polar(r, a0), [x1, y1] = polar(r, a1);
-    const [hx, hy] = polar(r, a1 + (clockwise ? 0.09 : -0.09) * (86 / r));
-    const [lx, ly] = polar(r - 7, a1), [rx, ry] = polar(r + 7, a1);
-    return [
-      svg("path", { d: `M${x0},${y0} A${r},${r} 0 0 ${clockwise ? 1 : 0} ${x1},${y1}`, class: "ring-arrow-line" }),
-      svg("polygon", { points: `${hx},${hy} ${lx},${ly} ${rx},${ry}`, class: "ring-arrow-head" }),
-    ];
-  }
-
-  function legend() {
-    const box = el("div", { class: "board-legend", id: "board-legend" }, el("h3", { text: t("legend") }));
-    const terrain = el("ul", { class: "legend-list" });
-    const rows = [
-      [TERRAIN.L[0], t("legend_light")],
-      [TERRAIN.N[0], t("legend_normal")],
-      [TERRAIN.D[0], t("legend_difficult")],
-      ["#f3d35c", t("legend_center")],
-    ];
-    for (const [fill, text] of rows) {
-      terrain.append(el("li", { class: "legend-terrain" }, el("span", { class: "legend-swatch", style: `background:${fill}` }), text));
-    }
-    const units = el("ul", { class: "legend-list" });
-    for (const [kind, text] of [["R", t("legend_runner")], ["F", t("legend_fighter")], ["B", t("legend_blocker")]]) {
-      const icon = svg("svg", { viewBox: "-11 -11 22 22", class: "legend-unit" }, unitShape(kind, 0, 0, 8, "#555"),
-        svg("text", { x: 0, y: kind === "R" ? 5 : 4, "text-anchor": "middle", class: "unit-count", text: "2" }));
-      units.append(el("li", { class: "legend-unit-row", dataset: { kind } }, icon, text));
-    }
-    const dice = el("ul", { class: "legend-list" });
-    for (const kind of ["recruit", "move", "turn"]) dice.append(el("li", { class: "legend-die" }, dieNode(kind === "recruit" ? 1 : kind === "move" ? 3 : 5), t(`legend_die_${kind}`)));
-    box.append(terrain, units, dice, el("p", { class: "hint", text: t("legend_count") }));
-    return box;
-  }
-
-  // a die: its face, and its kind as a glyph and a word (B7)
-  function dieNode(face, extra) {
-    const kind = DIE_KINDS[face - 1];
-    return el("span", { class: `die die-${kind}${extra || ""}`, title: t("die_title", { face, kind: t(`die_${kind}`) }), dataset: { face: String(face), kind } },
-      el("span", { class: "die-face", text: DIE_FACES[face - 1] || String(face) }),
-      el("span", { class: "die-kind" }, el("span", { class: "die-glyph", "aria-hidden": "true", text: DIE_GLYPHS[kind] }), t(`die_${kind}`)));
-  }
-
   // ------------------------------------------------------------------ status words
   function orList(words) {
     return words.length > 1 ? `${words.slice(0, -1).join(", ")} ${t("or")} ${words[words.length - 1]}` : words.join("");
@@ -440,7 +304,7 @@
     // B7.1: unused slots of a first turn forfeit a die each (the player picks which);
     // at the end of a second turn every remaining die is gone
     const drops = ending.filter((e) => e.fields.drop && e.fields.drop.length);
-    if (drops.length) return t("forfeit_choice", { options: orList(drops.map((e) => e.fields.drop.map((c) => t(`die_${["recruit", "move", "turn"][c]}`)).join(" + "))) });
+    if (drops.length) return t("forfeit_choice", { options: orList(drops.map((e) => e.fields.drop.map((c) => dieWords(c)).join(" + "))) });
     const count = forfeited(ending[0], view).length;
     return count ? t(count > 1 ? "forfeit_dice" : "forfeit_die", { n: count }) : t("forfeit_nothing");
   }
@@ -490,15 +354,30 @@
     }
   }
 
-  // the popover's place: next to the hotspot, inside the board, away from its nearer edge
-  // (below a hotspot in the upper half, above one in the lower half, never covering it)
+  // the popover's place, next to its hotspot without covering it: beside a hotspot near
+  // the board's left or right edge (towards the middle), else below one in the upper half
+  // and above one in the lower half; keepInside then keeps it within the board's height
   function popoverPlace(anchor) {
     const [x, y] = anchor;
     const left = ((x + VIEW) / (2 * VIEW)) * 100;
     const top = ((y + VIEW) / (2 * VIEW)) * 100;
+    if (Math.abs(x) > RADII[1]) {
+      const side = x > 0 ? `right:calc(${100 - left}% + 26px)` : `left:calc(${left}% + 26px)`;
+      return `${side};top:calc(${top}% - 4rem)`;
+    }
     const horizontal = `left:clamp(0px, calc(${left}% - 7.5rem), calc(100% - 15rem))`;
     const vertical = y > 0 ? `bottom:calc(${100 - top}% + 24px)` : `top:calc(${top}% + 24px)`;
     return `${horizontal};${vertical}`;
+  }
+
+  function keepInside(box) {
+    const height = box.parentElement.clientHeight;
+    const top = box.offsetTop;
+    const inside = Math.max(0, Math.min(top, height - box.offsetHeight));
+    if (inside !== top) {
+      box.style.top = `${inside}px`;
+      box.style.bottom = "auto";
+    }
   }
 
   function popover(ctx, complete, chosen, anchor, title) {
@@ -524,35 +403,6 @@
     if (complete.length > 1) box.append(list);
     box.append(el("div", { class: "popover-buttons" }, confirm, cancel));
     return box;
-  }
-
-  function drawPreview(layer, preview, view, ringTiles) {
-    const areas = view.areas || {};
-    for (const [key, role] of preview.roles || []) {
-      const at = tileCenter(key, areas);
-      if (at) layer.append(svg("circle", { cx: at[0], cy: at[1], r: 22, class: `preview preview-${role}`, dataset: { loc: key, role } }));
-    }
-    if (preview.arrow) {
-      const [a, b] = preview.arrow.map((k) => tileCenter(k, areas));
-      if (a && b && (a[0] !== b[0] || a[1] !== b[1])) layer.append(...arrowPath(a, b));
-    }
-    if (preview.ghostArea) {
-      const [x, y] = areaCenter(preview.ghostArea);
-      layer.append(svg("circle", { cx: x, cy: y, r: AREA_R, class: "preview preview-ghost-area", dataset: { loc: preview.ghostArea, role: "area" } }));
-    }
-    if (preview.ghostUnit) {
-      const [area, unit] = preview.ghostUnit;
-      const at = tileCenter(area, areas);
-      if (at) {
-        const ghost = svg("g", { class: "preview preview-recruit", dataset: { loc: area, role: "recruit" } }, unitShape("RFB"[unit], at[0], at[1] - 16, 11, "#fff"),
-          svg("text", { x: at[0], y: at[1] - 11, "text-anchor": "middle", class: "ghost-plus", text: "+" }));
-        layer.append(ghost);
-      }
-    }
-    if (preview.ring) {
-      for (const tile of ringTiles.get(preview.ring) || []) tile.classList.add("preview-ring");
-      layer.append(...ringArrow(preview.ring, preview.clockwise).map((n) => { n.classList.add("preview-turn"); return n; }));
-    }
   }
 
   function toolbar(ctx, view, next, forfeit, press) {
@@ -681,7 +531,8 @@
     const mine = ownArea(ctx);
     const anchorOf = (key) => {
       if (key === "recruit") return mine && areas[mine].touches ? badgeAt(areas[mine].touches) : null;
-      if (key.startsWith("ring")) return arrowAt(Number(key[4]), key.endsWith(":cw"));
+      // a ring's popover opens from its bottom, leaving the arrows at the top in sight
+      if (key.startsWith("ring")) return polar(lane(Number(key[4])), Math.PI / 2);
       if (key === "offer") return tileCenter((preview.roles || [])[0]?.[0] || "C", areas);
       return tileCenter(key, areas);
     };
@@ -735,6 +586,8 @@
     ctx.expected = expectedAction(ctx, view);
     const play = el("div", { class: "board-play" }, ctx.replay ? null : toolbar(ctx, view, first, preview.forfeit || [], press), hint, boardBox);
     ctx.board.append(el("div", { class: "board-layout" }, play, side));
+    const pop = boardBox.querySelector(".board-popover");
+    if (pop) keepInside(pop);
     const list = actionList(ctx, items);
     if (list) ctx.actions.append(list);
   }
