@@ -161,6 +161,28 @@ def pick(legal: list[str] | tuple[str, ...], prefix: str, plain: bool = True) ->
 def test_move_then_recruit_on_the_board(server: LiveServer, context: Any, size: str) -> None:
     position, table = seated(server, context, size, having("move", "recruit"))
     move = pick(position.legal, "move ")
+    page = table.page
+    # each die shows its kind as a glyph and a word (B7: 1-2 recruit, 3-4 move, 5-6 turn)
+    dice = page.locator("#board-toolbar .die")
+    assert dice.count() > 0
+    for i in range(dice.count()):
+        face = int(str(dice.nth(i).get_attribute("data-face")))
+        word = ("recruit", "move", "turn")[(face - 1) // 2]
+        assert word in dice.nth(i).locator(".die-kind").inner_text()
+    # tile names on request, remembered over a reload
+    assert page.locator("#table .tile-label").count() == 0
+    table.tap("#board-toolbar .labels-toggle")
+    sync_api.expect(page.locator("#table .tile-label")).to_have_count(29 + 3)
+    page.reload()
+    page.wait_for_selector("#table svg.rings")
+    assert page.locator("#table .tile-label").count() == 29 + 3
+    # the folded text list: every action as a worded button, its tooltip in words too
+    buttons = page.locator("#board-action-list button.action")
+    assert buttons.count() == len(position.legal)
+    for i in range(buttons.count()):
+        label, notation = buttons.nth(i).text_content(), buttons.nth(i).get_attribute("data-action")
+        assert label == buttons.nth(i).get_attribute("title") and label != notation
+        assert not label.startswith(str(notation).split()[0] + " "), label
     _, _unit, route = move.split()[:3]
     src, dst = route.split(">")
     # the movable units glow, with tap circles big enough for a finger
