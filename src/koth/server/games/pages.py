@@ -36,6 +36,12 @@ LOOKUP = [limited(Action.LOOKUP)]
 
 #: games with their own table page; every other game gets the generic one
 RENDERERS = {"cards": "cards", "board": "board"}
+#: each renderer's own scripts and style sheets, under static/ (games/ for the newer ones)
+RENDERER_SCRIPTS: dict[str, tuple[str, ...]] = {
+    "cards": ("cards.js",),
+    "board": ("games/board_draw.js", "games/board.js"),
+}
+RENDERER_STYLES: dict[str, tuple[str, ...]] = {"board": ("games/board.css",)}
 MAX_FORM_BYTES = 20_000
 
 
@@ -137,12 +143,15 @@ async def _page_context(request: Request, games: GamesDep, game_id: str) -> dict
         return None
     lang = await get_language(request)
     hint_level = strongest(table.game)
+    renderer = RENDERERS.get(table.game, "generic")
     return {
         "game_id": game_id,
         "game_name": table.game,
         "hint_level": Translator(lang)(hint_level.title) if hint_level else None,
         "title": game_info(table.game).title,
-        "renderer": RENDERERS.get(table.game, "generic"),
+        "renderer": renderer,
+        "renderer_scripts": RENDERER_SCRIPTS.get(renderer, ()),
+        "renderer_styles": RENDERER_STYLES.get(renderer, ()),
         "num_players": table.num_players,
         "texts": texts.strings(lang),
     }

@@ -163,6 +163,9 @@ class Table {
   async act(entry) {
     if (this.busy || !this.msg) return;
     this.busy = true;
+    // the picked units and targets belong to the picture the action was made on: cleared
+    // now, not when the answer comes (a newer state may have been picked on by then)
+    this.ui = {};
     this.root.classList.add("busy");
     this.showError("");
     try {
@@ -173,7 +176,6 @@ class Table {
       });
       const data = await response.json();
       if (response.ok) {
-        this.ui = {};
         this.receive(data);
       } else {
         this.showError(data.error ? data.error.message : KOTH.t("error_status", { status: response.status }));

@@ -120,6 +120,10 @@ def click_one(page: Any, rng: Any) -> bool:
         return False
     before = table.get_attribute("data-version")
     target = targets.nth(rng.randrange(count))
+    # a board popover asks to confirm what it previews: mostly confirm, sometimes look on
+    confirm = page.locator("#table [data-confirm]").filter(visible=True)
+    if confirm.count() and rng.random() < 0.7:
+        target = confirm.first
     try:
         selecting = target.get_attribute("data-action-id", timeout=2_000) is None
         target.click(timeout=5_000)

@@ -62,9 +62,11 @@ def test_two_people_and_a_computer_play_the_board_game_to_the_end(
             second.reload()  # mid-game: the seat reconnects where it was
             second.wait_for_selector("#table svg.rings")
             reloaded = True
-        if not screenshot_taken and first.locator("#table .source").count() > 0:
-            first.locator("#table .source").first.click()
-            first.wait_for_selector("#table .target")
+        if not screenshot_taken and first.locator("#table circle.hit.source").count() > 0:
+            # a unit picked and a destination clicked: the move previewed, to confirm
+            first.locator("#table circle.hit.source").first.click()
+            first.locator("#table circle.hit.target, #table circle.hit.area-target").first.click()
+            first.wait_for_selector("#board-popover .popover-confirm")
             first.screenshot(path=str(SCREENSHOTS / "board.png"), full_page=True)
             first.set_viewport_size(PHONE)
             first.screenshot(path=str(SCREENSHOTS / "board-phone.png"), full_page=True)

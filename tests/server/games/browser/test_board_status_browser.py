@@ -53,14 +53,19 @@ def test_the_board_shows_a_legend_unit_shapes_and_the_expected_action(
 
     status = _wait_for_status(page, "Place your starting area", "Use a die")
     if "Place your starting area" in status:
-        page.locator("#table path.tile[data-action-id]").first.click()
+        page.locator("#table circle.hit.target").first.click()
+        page.locator("#board-popover .popover-confirm").click()
     status = _wait_for_status(page, "Use a die")
     assert "action 1 of 2" in status and "or end the turn" in status
     assert "Ending now forfeits" in status
 
     # recruit: the unit appears in the starting area as its shape, with its count
-    recruit = page.locator("#actions button", has_text="recruit fighter").first
-    recruit.click()
+    page.locator("#table .recruit-badge").click()
+    page.wait_for_selector("#board-popover")
+    option = page.locator("#board-popover .popover-option[data-action='recruit fighter']")
+    if option.count():  # a choice of unit types: the fighter
+        option.click()
+    page.locator("#board-popover .popover-confirm[data-action='recruit fighter']").click()
     page.wait_for_selector("#table g.unit[data-player='0'][data-kind='F'] circle.unit-shape")
     unit = page.locator("#table g.unit[data-player='0'][data-kind='F']").first
     assert unit.locator(".unit-count").text_content() == unit.get_attribute("data-count")
