@@ -61,19 +61,20 @@ compiled: install $(COMPILED_STAMP)
 	@echo "compiled build in $(COMPILED_SITE): run with PYTHONPATH=$(COMPILED_SITE)"
 
 system-deps:
-	@if [ ! -x $(CHROMIUM) ] || ! command -v caddy >/dev/null; then \
-		echo "installing Debian's chromium and caddy for the browser and deployment tests"; \
+	@if [ ! -x $(CHROMIUM) ] || ! command -v caddy >/dev/null || ! command -v npm >/dev/null; then \
+		echo "installing Debian's chromium, caddy and npm for the browser, deployment and script-lint checks"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium \
-			fonts-dejavu-core caddy; \
+			fonts-dejavu-core caddy nodejs npm; \
 	fi
 
 run: $(RUN_STAMP)
 	$(BIN)/koth serve
 
-lint: install
+lint: install system-deps
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	scripts/lint-js
 
 typecheck: install
 	$(BIN)/mypy --strict src
