@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from koth.core.game import Game
+from koth.core.log import LogBook
 from koth.core.state import GameState
 from koth.server.games.notes import Notes
 from koth.server.games.schemas import GameStatus, SeatKind
@@ -27,6 +28,8 @@ class LiveGame:
     submitted: frozenset[int] = frozenset()
     #: the recent events, collected as moves are applied (a message only reads them)
     notes: Notes = ()
+    #: every reader's log, kept as moves are applied (replaced, never changed, once kept)
+    book: LogBook | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property

@@ -18,6 +18,7 @@ from koth.core.game import Game
 from koth.core.state import GameState
 from koth.i18n import DEFAULT
 from koth.server.games.live import LiveGame
+from koth.server.games.log import log_entries
 from koth.server.games.notes import note_entries
 from koth.server.games.schemas import (
     CreatedGameResponse,
@@ -96,6 +97,7 @@ def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> Stat
         outcome=outcome.to_json() if outcome else None,
         returns=list(state.returns()) if outcome else None,
         notes=note_entries(live.notes, lang),
+        log=log_entries(live.book.entries(seat), lang) if live.book is not None else [],
     )
 
 

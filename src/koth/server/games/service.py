@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ParamSpec, TypeVar
 
 from koth.core.errors import InvalidParamsError
+from koth.core.log import LogBook
 from koth.core.players import NodeKind
 from koth.core.record import GameRecord, RecordedMove, moves_from_record
 from koth.core.state import GameState
@@ -174,8 +175,10 @@ class GameService:
             status=status,
             initial_moves=initial_moves,
         )
-        notes = notes_after(game.new_initial_state(), state, ())
-        self._keep(stored.id, LiveGame(stored, state, stored.version, notes=notes))
+        start = game.new_initial_state()
+        book = LogBook(start)
+        notes = notes_after(start, state, (), book)
+        self._keep(stored.id, LiveGame(stored, state, stored.version, notes=notes, book=book))
         self._changed(stored.id)
         self._announce(stored.id, stored.version)
         return created_response(stored, tokens, base_url)
@@ -242,12 +245,16 @@ class GameService:
             moves=[RecordedMove.model_validate(m) for m in moves],
         )
         state = game.new_initial_state()
-        # one replay rebuilds the state and its recent events (the notes of its moves)
-        notes = await asyncio.to_thread(apply_noting, state, moves_from_record(game, record), ())
+        book = LogBook(state)
+        # one replay rebuilds the state, its recent events (the notes of its moves) and
+        # every reader's log
+        notes = await asyncio.to_thread(
+            apply_noting, state, moves_from_record(game, record), (), book
+        )
         submitted: frozenset[int] = frozenset()
         if state.is_simultaneous_node():
             submitted = frozenset(await self._db(self.repository.pending, game_id, len(moves)))
-        return LiveGame(stored, state, len(moves), submitted, notes)
+        return LiveGame(stored, state, len(moves), submitted, notes, book)
 
     async def subscribe(
         self, game_id: str, sink: Sink, token: str | None, lang: str = DEFAULT
@@ -430,9 +437,10 @@ class GameService:
             pending=pending,
         )
         MOVES.inc(committed)
-        notes = notes_after(live.state, after, live.notes)
+        book = live.book.copy() if live.book is not None else None
+        notes = notes_after(live.state, after, live.notes, book)
         # committed: only now does the cache (and so every client) see the move
-        live.state, live.notes = after, notes
+        live.state, live.notes, live.book = after, notes, book
         live.version = version
         live.submitted = frozenset()
         if status is not None:
@@ -537,10 +545,11 @@ class GameService:
                 moves=[RecordedMove.model_validate(m) for m in rows],
             )
             after = live.state.clone()
-            notes = apply_noting(after, moves_from_record(game, record), live.notes)
+            book = live.book.copy() if live.book is not None else None
+            notes = apply_noting(after, moves_from_record(game, record), live.notes, book)
             if after.num_moves != stored.version:
                 raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
-            live.state, live.version, live.notes = after, stored.version, notes
+            live.state, live.version, live.notes, live.book = after, stored.version, notes, book
         live.submitted = frozenset()
         if live.state.is_simultaneous_node():
             pending = await self._db(self.repository.pending, game_id, live.version)
