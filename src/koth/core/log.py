@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from koth.core.history import HistoryEntry
-from koth.core.players import SIMULTANEOUS, PlayerId
+from koth.core.players import CHANCE, SIMULTANEOUS, PlayerId
 from koth.core.state import GameState
 
 #: a parameter value: a count, a seat, a name, or several names (cards of a sequence)
@@ -42,10 +42,13 @@ class LogEvent:
 
 @dataclass(frozen=True, slots=True)
 class LoggedEvent:
-    """An event and the move (its index in the game) that made it."""
+    """An event, the move (its index in the game) that made it, and the decision that
+    move belongs to: the index of the last move a player made up to it (a chance outcome
+    folds into the decision it followed; -1: the set-up before any decision)."""
 
     move: int
     event: LogEvent
+    decision: int = -1
 
 
 def readers(state: GameState[Any, Any]) -> tuple[PlayerId | None, ...]:
@@ -61,17 +64,19 @@ class LogBook:
     move costs one new view per reader.
     """
 
-    __slots__ = ("_entries", "_views")
+    __slots__ = ("_decision", "_entries", "_views")
 
     def __init__(self, state: GameState[Any, Any]) -> None:
         self._views: dict[PlayerId | None, Any] = {r: state.view(r) for r in readers(state)}
         self._entries: dict[PlayerId | None, list[LoggedEvent]] = {r: [] for r in self._views}
+        self._decision = -1
 
     def copy(self) -> LogBook:
         """An independent copy (the entries' lists copied, the events shared)."""
         other = LogBook.__new__(LogBook)
         other._views = dict(self._views)
         other._entries = {r: list(e) for r, e in self._entries.items()}
+        other._decision = self._decision
         return other
 
     def entries(self, reader: PlayerId | None) -> list[LoggedEvent]:
@@ -89,6 +94,8 @@ class LogBook:
         else:
             ((player, action),) = move.actions
             notes = game.transition_notes(before, after.data, player, action)
+        if player != CHANCE:
+            self._decision = index
         public = [
             LogEvent(n.code, n.rule, _seat_of(n.params), {k: v for k, v in n.params.items()})
             for n in notes
@@ -97,7 +104,7 @@ class LogBook:
             new = after.view(reader)
             shown = shown_action(game, move, reader)
             events = [*game.log_events(old, new, player, shown, reader), *public]
-            self._entries[reader].extend(LoggedEvent(index, e) for e in events)
+            self._entries[reader].extend(LoggedEvent(index, e, self._decision) for e in events)
             self._views[reader] = new
 
 

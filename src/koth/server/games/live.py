@@ -26,6 +26,8 @@ class LiveGame:
     version: int
     #: seats that have a secret submission waiting at the current simultaneous node
     submitted: frozenset[int] = frozenset()
+    #: what each of those seats submitted (shown to that seat alone)
+    pending: dict[int, str] = field(default_factory=dict)
     #: the recent events, collected as moves are applied (a message only reads them)
     notes: Notes = ()
     #: every reader's log, kept as moves are applied (replaced, never changed, once kept)

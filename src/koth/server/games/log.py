@@ -215,6 +215,7 @@ def log_entries(events: list[LoggedEvent], lang: str) -> list[LogEntry]:
     return [
         LogEntry(
             move=e.move,
+            decision=e.decision,
             seat=e.event.seat,
             code=e.event.code,
             rule=e.event.rule,

@@ -3,8 +3,9 @@ response models of :mod:`koth.server.games.schemas`.
 
 Nothing in a message comes from the full state except what ``game.view(state, seat)``
 returns, the seat's own legal actions, the node kind, which seats have submitted at a
-simultaneous node (never what), the outcome once the game is over, and the recent
-public events the game names (``Game.transition_notes``).
+simultaneous node (never what, but to the seat itself its own choice), the outcome and
+every seat's final view once the game is over, the recent public events the game names
+(``Game.transition_notes``) and the reader's log (built from its own views).
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> Stat
         returns=list(state.returns()) if outcome else None,
         notes=note_entries(live.notes, lang),
         log=log_entries(live.book.entries(seat), lang) if live.book is not None else [],
+        my_submission=live.pending.get(seat) if seat is not None else None,
+        reveal=({str(s): state.view(s) for s in range(game.num_players)} if outcome else None),
     )
 
 

@@ -157,6 +157,10 @@ class LogEntry(BaseModel):
     the reader's own views and what it may know of each action, never the full state."""
 
     move: int = Field(description="index of the move that made it")
+    decision: int = Field(
+        description="index of the decision it belongs to: the last move a player made up to "
+        "it (chance outcomes fold into the decision before them; -1: the set-up)"
+    )
     seat: int | None = Field(description="the seat it is about (from 0), or None")
     code: str = Field(
         description="the kind of event (stable: clients word it)",
@@ -195,6 +199,15 @@ class StateMessage(BaseModel):
         default_factory=list,
         description="every public event of the game so far as this reader saw it, oldest first",
     )
+    my_submission: str | None = Field(
+        default=None,
+        description="this seat's own secret action at the current simultaneous node, once "
+        "submitted (never another seat's); it may be taken back until every seat is in",
+    )
+    reveal: dict[str, dict[str, Any]] | None = Field(
+        default=None,
+        description="once the game is over: every seat's final view (hidden cards shown)",
+    )
 
 
 class ReplayFrame(BaseModel):
@@ -214,6 +227,10 @@ class ReplayResponse(BaseModel):
     seat: int | None
     finished: bool
     frames: list[ReplayFrame]
+    logs: dict[str, list[LogEntry]] = Field(
+        default_factory=dict,
+        description="the whole game's log per reader, keyed like a frame's views",
+    )
 
 
 class AnalysisStatus(enum.StrEnum):

@@ -30,12 +30,14 @@ from koth.server.errors import (
     ForbiddenError,
     NotFinishedError,
     NotFoundError,
+    NotSubmittedError,
     StaleVersionError,
     TooManyConnectionsError,
 )
 from koth.server.games.agents import RANDOM_AGENT, check_seat_agent
 from koth.server.games.catalog import make_game
 from koth.server.games.live import Audience, LiveGame, LiveHub, Subscriber
+from koth.server.games.log import log_entries
 from koth.server.games.messages import (
     created_response,
     replay_frame,
@@ -251,10 +253,10 @@ class GameService:
         notes = await asyncio.to_thread(
             apply_noting, state, moves_from_record(game, record), (), book
         )
-        submitted: frozenset[int] = frozenset()
+        pending: dict[int, str] = {}
         if state.is_simultaneous_node():
-            submitted = frozenset(await self._db(self.repository.pending, game_id, len(moves)))
-        return LiveGame(stored, state, len(moves), submitted, notes, book)
+            pending = await self._db(self.repository.pending, game_id, len(moves))
+        return LiveGame(stored, state, len(moves), frozenset(pending), pending, notes, book)
 
     async def subscribe(
         self, game_id: str, sink: Sink, token: str | None, lang: str = DEFAULT
@@ -401,6 +403,42 @@ class GameService:
         self._fan_out(live)
         self._changed(game_id)
 
+    async def withdraw(
+        self, game_id: str, token: str | None, expected_version: int | None, lang: str = DEFAULT
+    ) -> StateMessage:
+        """Take back the seat's secret action at the current simultaneous node, as long
+        as the node waits for another seat (once all are in, the joint move is played
+        and stays); returns the new message for the seat."""
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("spectators cannot act: a seat token is required")
+        if expected_version is not None and expected_version > live.version:
+            live = await self.reload(game_id)
+        async with live.lock:
+            live = await self.live(game_id)
+            if expected_version is not None and expected_version != live.version:
+                raise StaleVersionError(
+                    f"stale: the choice was made at version {expected_version} but the game "
+                    f"is at version {live.version}: every seat had chosen, so it was played"
+                )
+            try:
+                removed = await self._db(
+                    self.repository.remove_pending, game_id, live.version, seat
+                )
+            except StaleVersionError:
+                self.forget(game_id)
+                raise
+            if not removed:
+                raise NotSubmittedError(
+                    f"seat {seat + 1} has no secret choice waiting at version {live.version}"
+                )
+            live.pending = {s: a for s, a in live.pending.items() if s != seat}
+            live.submitted = frozenset(live.pending)
+        self._announce(game_id, live.version)
+        self._fan_out(live)
+        return state_message(live, seat, lang)
+
     async def _submit_simultaneous(self, live: LiveGame, seat: int, text: str) -> None:
         game_id, version = live.stored.id, live.version
         pending = await self._db(self.repository.pending, game_id, version)
@@ -409,7 +447,8 @@ class GameService:
         acting = set(live.state.acting_players())
         if acting - set(pending) - {seat}:
             await self._db(self.repository.add_pending, game_id, version, seat, text)
-            live.submitted = frozenset({*pending, seat})
+            live.pending = {**pending, seat: text}
+            live.submitted = frozenset(live.pending)
             return
         joint = {**pending, seat: text}
         after = live.state.clone()
@@ -442,16 +481,17 @@ class GameService:
         # committed: only now does the cache (and so every client) see the move
         live.state, live.notes, live.book = after, notes, book
         live.version = version
-        live.submitted = frozenset()
+        live.submitted, live.pending = frozenset(), {}
         if status is not None:
             live.stored = replace(live.stored, status=status, version=version)
         else:
             live.stored = replace(live.stored, version=version)
 
     # --------------------------------------------------------------- records
-    async def replay(self, game_id: str, token: str | None) -> ReplayResponse:
+    async def replay(self, game_id: str, token: str | None, lang: str = DEFAULT) -> ReplayResponse:
         """Every step of the game as views: the viewer's own until the game is over,
-        then every seat's (the hidden cards revealed)."""
+        then every seat's (the hidden cards revealed); with each of those readers' logs,
+        worded in ``lang``."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         history = live.state.history
@@ -469,6 +509,11 @@ class GameService:
             seat=seat,
             finished=finished,
             frames=frames,
+            logs={
+                ("spectator" if s is None else str(s)): log_entries(live.book.entries(s), lang)
+                for s in seats
+                if live.book is not None
+            },
         )
 
     async def record(self, game_id: str) -> GameRecord:
@@ -550,10 +595,10 @@ class GameService:
             if after.num_moves != stored.version:
                 raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
             live.state, live.version, live.notes, live.book = after, stored.version, notes, book
-        live.submitted = frozenset()
+        live.submitted, live.pending = frozenset(), {}
         if live.state.is_simultaneous_node():
-            pending = await self._db(self.repository.pending, game_id, live.version)
-            live.submitted = frozenset(pending)
+            live.pending = await self._db(self.repository.pending, game_id, live.version)
+            live.submitted = frozenset(live.pending)
         live.stored = stored
 
     def _changed(self, game_id: str) -> None:

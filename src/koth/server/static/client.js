@@ -69,6 +69,52 @@ KOTH.groupedActions = function (container, entries, act, title) {
   }
 };
 
+/* The game's log (the state message's `log`, or a replay's up to its frame): newest
+   first, the entries of the last decision marked; each entry names its rule. */
+KOTH.latestEntries = function (entries) {
+  if (!entries.length) return [];
+  const last = Math.max(...entries.map((e) => e.decision));
+  return entries.filter((e) => e.decision === last);
+};
+
+KOTH.logPanel = function (box, entries) {
+  const latest = new Set(KOTH.latestEntries(entries));
+  const list = KOTH.el("ol", { class: "log-list", reversed: true, "aria-label": KOTH.t("log_title") });
+  for (const entry of [...entries].reverse()) {
+    list.append(
+      KOTH.el(
+        "li",
+        {
+          class: `log-entry${latest.has(entry) ? " latest" : ""}`,
+          dataset: { code: entry.code, move: String(entry.move), decision: String(entry.decision), rule: entry.rule || "", seat: entry.seat === null ? "" : String(entry.seat) },
+        },
+        entry.seat !== null && entry.seat !== undefined ? KOTH.el("span", { class: "swatch", style: `background:${KOTH.SEAT_COLORS[entry.seat % KOTH.SEAT_COLORS.length]}` }) : null,
+        KOTH.el("span", { class: "log-text", text: entry.text }),
+        entry.rule ? KOTH.el("small", { class: "rule", text: entry.rule }) : null
+      )
+    );
+  }
+  const head = KOTH.el("h2", { text: KOTH.t("log_title") });
+  box.replaceChildren(head, entries.length ? list : KOTH.el("p", { class: "hint", text: KOTH.t("log_empty") }));
+  box.classList.remove("hidden");
+};
+
+/* The last decision shown on the table: every tile (data-loc) and stack (data-stack) its
+   entries name is marked `last-move`. */
+KOTH.markLatest = function (board, entries) {
+  const names = new Set();
+  for (const entry of KOTH.latestEntries(entries)) {
+    for (const key of ["to", "at", "a", "b", "from", "stack"]) {
+      const value = entry.params[key];
+      if (typeof value === "string") names.add(value);
+    }
+  }
+  for (const node of board.querySelectorAll("[data-loc], [data-stack]")) {
+    const name = node.dataset.loc || node.dataset.stack;
+    if (names.has(name)) node.classList.add("last-move");
+  }
+};
+
 class Table {
   constructor(root) {
     this.root = root;
@@ -111,7 +157,7 @@ class Table {
       const data = JSON.parse(event.data);
       if (data.type === "state") {
         this.attempt = 0;
-        this.setConnection(KOTH.t("live"), "live");
+        this.setConnection(data.outcome ? KOTH.t("finished") : KOTH.t("live"), data.outcome ? "finished" : "live");
         if (this.sendFailed) this.showError(""); // the failure was the connection: it is back
         this.sendFailed = false;
         this.receive(data);
@@ -145,7 +191,7 @@ class Table {
       conn.textContent = text;
       conn.dataset.state = state;
     }
-    if (state === "live") Liveness.banner(null);
+    if (state === "live" || state === "finished") Liveness.banner(null);
     else if (state === "offline") Liveness.banner(KOTH.t("offline_banner"));
   }
 
@@ -189,6 +235,27 @@ class Table {
     }
   }
 
+  /* Take back this seat's secret choice while another seat has yet to choose. */
+  async withdraw() {
+    if (this.busy || !this.msg) return;
+    this.busy = true;
+    this.showError("");
+    try {
+      const response = await fetch(`/api/games/${this.gameId}/actions?version=${this.msg.version}`, { method: "DELETE", headers: this.headers() });
+      const data = await response.json();
+      if (response.ok) this.receive(data);
+      else {
+        this.showError(data.error ? data.error.message : KOTH.t("error_status", { status: response.status }));
+        await this.refresh();
+      }
+    } catch (error) {
+      this.showError(KOTH.t("move_not_sent"));
+      this.reconnectSoon(0);
+    } finally {
+      this.busy = false;
+    }
+  }
+
   showError(text) {
     const box = document.getElementById("error");
     box.textContent = text;
@@ -207,10 +274,12 @@ class Table {
     }
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
-      const waiting = players.filter((p) => !msg.submitted.includes(p));
+      // never "waiting for ... (you)": the seat's own choice is said apart
+      const waiting = players.filter((p) => !msg.submitted.includes(p) && p !== msg.seat);
       const mine = msg.seat !== null && players.includes(msg.seat);
       const head = mine && !msg.submitted.includes(msg.seat) ? KOTH.t("secret_yours") : mine ? KOTH.t("secret_in") : KOTH.t("secret");
-      return `${you} ${head} ${KOTH.t("waiting_for", { who: waiting.map((p) => KOTH.seatName(msg, p)).join(", ") })}`;
+      const others = waiting.length ? ` ${KOTH.t("waiting_for", { who: waiting.map((p) => KOTH.seatName(msg, p)).join(", ") })}` : "";
+      return `${you} ${head}${others}`;
     }
     if (msg.to_move.kind === "player") {
       return players[0] === msg.seat ? `${you} ${KOTH.t("your_turn")}` : `${you} ${KOTH.t("waiting_for", { who: KOTH.seatName(msg, players[0]) })}`;
@@ -225,6 +294,7 @@ class Table {
     status.dataset.yourTurn = String(msg.legal.length > 0);
     this.root.dataset.version = String(msg.version);
     this.root.dataset.finished = String(Boolean(msg.outcome));
+    if (msg.outcome) this.setConnection(KOTH.t("finished"), "finished"); // the badge: no longer live
     document.getElementById("record-link").classList.toggle("hidden", !msg.outcome);
     const board = document.getElementById("board");
     const actions = document.getElementById("actions");
@@ -240,6 +310,7 @@ class Table {
       ui: this.ui,
       replay: false,
       act: (entry) => this.act(entry),
+      withdraw: () => this.withdraw(),
       rerender: () => this.render(),
     };
     try {
@@ -252,6 +323,9 @@ class Table {
       actions.replaceChildren();
       KOTH.renderers.generic.render(ctx);
     }
+    const log = document.getElementById("log");
+    if (log) KOTH.logPanel(log, msg.log || []);
+    KOTH.markLatest(board, msg.log || []);
     // every legal action stays reachable: one the drawing offers no target for gets a button
     const offered = new Set([...this.root.querySelectorAll("[data-action-id]")].map((n) => n.dataset.actionId));
     for (const id of ctx.handled || []) offered.add(String(id)); // reachable by select-then-target
@@ -285,9 +359,12 @@ KOTH.startReplay = async function (root) {
   const select = document.getElementById("perspective");
   const keys = Object.keys(data.frames[0].views);
   for (const key of keys) {
-    select.append(KOTH.el("option", { value: key, text: key === "spectator" ? "spectator" : `seat ${Number(key) + 1}` }));
+    select.append(KOTH.el("option", { value: key, text: key === "spectator" ? KOTH.t("spectator") : KOTH.t("seat", { n: Number(key) + 1 }) }));
   }
   if (data.seat !== null && keys.includes(String(data.seat))) select.value = String(data.seat);
+  // the replay steps from decision to decision: a frame that waits for chance (a card
+  // dealt, a die rolled) is folded into the decision before it
+  const stops = data.frames.map((frame, i) => i).filter((i) => data.frames[i].to_move.kind !== "chance" || i === data.frames.length - 1);
   let index = data.frames.length - 1;
   let analysis = null;
   const show = () => {
@@ -295,10 +372,14 @@ KOTH.startReplay = async function (root) {
     if (analysis) analysis.show(index);
     const key = select.value;
     const seat = key === "spectator" ? null : Number(key);
-    document.getElementById("step").textContent = KOTH.t("replay_step", { n: frame.version, of: data.frames.length - 1 });
+    const stop = stops.filter((i) => i <= index).length;
+    document.getElementById("step").textContent = KOTH.t("replay_step", { n: stop, of: stops.length });
     status.textContent = data.finished
-      ? KOTH.t("replay_over")
+      ? KOTH.t(data.game === "cards" ? "replay_over_cards" : "replay_over")
       : KOTH.t("replay_running");
+    const entries = ((data.logs || {})[key] || []).filter((e) => e.move < frame.version);
+    const log = document.getElementById("log");
+    if (log) KOTH.logPanel(log, entries);
     root.dataset.step = String(index);
     const board = document.getElementById("board");
     board.replaceChildren();
@@ -316,22 +397,25 @@ KOTH.startReplay = async function (root) {
       board.replaceChildren();
       KOTH.renderers.generic.render(ctx);
     }
+    KOTH.markLatest(board, entries);
   };
   const go = (to) => {
     index = Math.max(0, Math.min(data.frames.length - 1, to));
     show();
   };
-  document.getElementById("first").onclick = () => go(0);
-  document.getElementById("back").onclick = () => go(index - 1);
-  document.getElementById("forward").onclick = () => go(index + 1);
+  const back = () => go([...stops].reverse().find((i) => i < index) ?? 0);
+  const forward = () => go(stops.find((i) => i > index) ?? data.frames.length - 1);
+  document.getElementById("first").onclick = () => go(stops[0]);
+  document.getElementById("back").onclick = back;
+  document.getElementById("forward").onclick = forward;
   document.getElementById("last").onclick = () => go(data.frames.length - 1);
   select.onchange = () => {
     show();
     if (analysis) analysis.redraw();
   };
   document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowLeft") go(index - 1);
-    if (e.key === "ArrowRight") go(index + 1);
+    if (e.key === "ArrowLeft") back();
+    if (e.key === "ArrowRight") forward();
   });
   // a finished game's analysis: a chart of win chances that also steps through the game
   if (data.finished && KOTH.startAnalysis) analysis = KOTH.startAnalysis(root, data, go, () => select.value);
