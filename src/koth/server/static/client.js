@@ -386,6 +386,8 @@ KOTH.startReplay = async function (root) {
     const msg = {
       game: data.game, params: data.params, seat, seats: [], version: frame.version,
       to_move: frame.to_move, submitted: [], view: frame.views[key], legal: [], outcome: frame.outcome,
+      // a finished game's replay shows every seat's cards, whichever seat it is seen as
+      reveal: data.finished ? Object.fromEntries(keys.filter((k) => k !== "spectator").map((k) => [k, frame.views[k]])) : null,
     };
     const scratch = KOTH.el("div");
     const ctx = { msg, view: msg.view, seat, legal: [], board, actions: scratch, ui: {}, replay: true, act: () => {}, rerender: show };
