@@ -52,7 +52,7 @@ def test_the_replay_steps_by_decision_with_its_log(server: LiveServer, browser: 
     for _ in range(400):
         if httpx.get(url, timeout=10).json()["outcome"]:
             break
-        for seat, token in tokens.items():
+        for token in tokens.values():
             auth = {"Authorization": f"Bearer {token}"}
             legal = httpx.get(url, headers=auth, timeout=10).json()["legal"]
             if legal:
