@@ -7,9 +7,9 @@ Written in English, translated in the catalogs (docs/translating.md); a page get
 from __future__ import annotations
 
 import functools
-from typing import Final
+from typing import Any, Final
 
-from koth.i18n import N_, Translator
+from koth.i18n import N_, N_plural, Translator
 
 EN: Final = {
     "seat": N_("Seat {n}"),
@@ -72,7 +72,7 @@ EN: Final = {
     "points_short": N_("{n} pts"),
     "in_hand": N_("in hand:"),
     "areas_to_place": N_("Starting areas to place: {areas}"),
-    "area_of": N_("{area} (player {n})"),
+    "area_of": N_("{area} (Seat {n})"),
     "selected_unit": N_(
         "Selected {unit}: click a highlighted tile (click {unit} again to cancel)."
     ),
@@ -102,8 +102,6 @@ EN: Final = {
     "joker_hand": N_("in hand"),
     "joker_reserve": N_("in the reserve"),
     "pyramid": N_("pyramid"),
-    "stack_title": N_("stack {stack}: {n} card(s)"),
-    "cards_count": N_("{n} cards"),
     "hand_count": N_("hand {n}"),
     "reserve_count": N_("reserve {n}"),
     "revealed_hand": N_("hand:"),
@@ -144,7 +142,20 @@ EN: Final = {
 }
 
 
+#: texts with a count: the scripts pass it as ``n`` and get the form of the page's
+#: language (``KOTH.t("cards_count", {n: 5})``)
+PLURALS: Final = {
+    "stack_title": N_plural("stack {stack}: {n} card", "stack {stack}: {n} cards"),
+    "cards_count": N_plural("{n} card", "{n} cards"),
+}
+
+
 @functools.cache
-def strings(lang: str) -> dict[str, str]:
+def strings(lang: str) -> dict[str, Any]:
+    """The table of ``lang``: every key's text, and the plural texts by CLDR category
+    (the scripts choose with ``Intl.PluralRules``)."""
     _ = Translator(lang)
-    return {key: _(text) for key, text in EN.items()}
+    table: dict[str, Any] = {key: _(text) for key, text in EN.items()}
+    for key, (one, many) in PLURALS.items():
+        table[key] = _.plural_forms(one, many)
+    return table

@@ -113,8 +113,10 @@
         el("span", { class: "picked-attack" }, ...cardsOf(picked.text).map((c) => cardFace(c, { cls: "small" }))),
         el("button", { type: "button", class: "confirm primary", dataset: { actionId: String(picked.id), action: picked.text }, text: KOTH.t("confirm_attack", { attack: attackName(picked.text) }), onclick: () => ctx.act(picked) }),
         el("button", { type: "button", class: "cancel", text: KOTH.t("cancel"), onclick: () => { delete ctx.ui.picked; ctx.rerender(); } }));
+    } else if (ctx.seat === null || !msg.to_move.players.includes(me)) {
+      own.append(msg.submitted.includes(me) ? cardFace(null) : el("em", { text: KOTH.t("choosing") }));
     } else {
-      own.append(el("em", { text: ctx.seat === null || !msg.to_move.players.includes(me) ? KOTH.t("choosing") : KOTH.t("pick_a_card") }));
+      own.append(el("em", { text: KOTH.t("pick_a_card") }));
     }
     const other = el("div", { class: "pending theirs" }, el("small", { text: `${playerName(ctx, them)}: ` }), theirs ? cardFace(null) : el("em", { text: KOTH.t("choosing") }));
     return el("div", { class: "pending-attacks" }, own, other);

@@ -9,11 +9,8 @@ KOTH.el = DOM.el;
 KOTH.SEAT_COLORS = ["#d9480f", "#1c7ed6", "#7048e8", "#2b8a3e"];
 // the page's texts in its language (server/games/i18n.py), as data like everything else
 KOTH.texts = JSON.parse((document.getElementById("koth-texts") || {}).textContent || "{}");
-KOTH.t = function (key, vars) {
-  let text = KOTH.texts[key] || key;
-  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll(`{${k}}`, String(v));
-  return text;
-};
+// one form per plural category for a text with a count (DOM.translator)
+KOTH.t = DOM.translator(() => KOTH.texts, () => document.documentElement.lang);
 KOTH.svg = DOM.svg;
 
 KOTH.credentials = function () {
@@ -122,12 +119,10 @@ class Table {
     this.renderer = KOTH.renderers[root.dataset.renderer] || KOTH.renderers.generic;
     this.credentials = KOTH.credentials();
     this.msg = null;
-    this.socket = null;
-    this.attempt = 0;
+    this.live = null;
     this.busy = false;
     this.ui = {}; // renderer scratch space that survives re-renders (a selected unit...)
     window.addEventListener("hashchange", () => location.reload());
-    window.addEventListener("online", () => this.reconnectSoon(0));
     window.addEventListener("offline", () => this.setConnection("offline", "offline"));
   }
 
@@ -138,51 +133,32 @@ class Table {
   }
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.gameId}/ws`);
-    this.socket = socket;
-    const conn = document.getElementById("conn");
-    if (!conn || conn.dataset.state !== "offline") this.setConnection(KOTH.t("connecting"), "connecting");
-    socket.onopen = () => {
-      socket.send(JSON.stringify({ type: "hello", token: this.credentials.token }));
-    };
-    this.liveness = new Liveness(socket, () => {
-      // silent too long: this socket is dead even if the browser has not noticed
-      this.socket = null;
-      socket.close();
-      this.reconnectSoon();
-    });
-    socket.onmessage = (event) => {
-      this.liveness.beat();
-      const data = JSON.parse(event.data);
-      if (data.type === "state") {
-        this.attempt = 0;
-        this.setConnection(data.outcome ? KOTH.t("finished") : KOTH.t("live"), data.outcome ? "finished" : "live");
-        if (this.sendFailed) this.showError(""); // the failure was the connection: it is back
-        this.sendFailed = false;
-        this.receive(data);
-      } else if (data.type === "error") {
-        this.fatal = data.error;
-        this.showError(data.error.message);
-      }
-    };
-    socket.onclose = () => {
-      if (this.socket !== socket) return;
-      if (this.fatal) {
-        this.setConnection(KOTH.t("closed"), "closed");
-        return;
-      }
-      this.reconnectSoon();
-    };
+    // the page's one live connection (LiveSocket, shared with the quiz pages)
+    if (!this.live) {
+      this.live = new LiveSocket({
+        path: `/api/games/${this.gameId}/ws`,
+        hello: () => ({ type: "hello", token: this.credentials.token }),
+        onConn: (state, wait) => {
+          const conn = document.getElementById("conn");
+          if (state === "connecting" && (!conn || conn.dataset.state !== "offline")) this.setConnection(KOTH.t("connecting"), "connecting");
+          else if (state === "offline") this.setConnection(KOTH.t("reconnecting", { s: Math.round(wait / 100) / 10 }), "offline");
+          else if (state === "closed") this.setConnection(KOTH.t("closed"), "closed");
+        },
+        onFatal: (error) => this.showError(error.message),
+        onFrame: (data) => {
+          if (data.type !== "state") return;
+          this.setConnection(data.outcome ? KOTH.t("finished") : KOTH.t("live"), data.outcome ? "finished" : "live");
+          if (this.sendFailed) this.showError(""); // the failure was the connection: it is back
+          this.sendFailed = false;
+          this.receive(data);
+        },
+      });
+    }
+    this.live.connect();
   }
 
   reconnectSoon(delay) {
-    // exponential backoff with jitter: 0.5 s, 1 s, 2 s ... at most 10 s
-    const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
-    this.attempt += 1;
-    this.setConnection(KOTH.t("reconnecting", { s: Math.round(wait / 100) / 10 }), "offline");
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.connect(), wait);
+    this.live.reconnectSoon(delay);
   }
 
   setConnection(text, state) {
