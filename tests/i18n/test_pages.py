@@ -87,7 +87,7 @@ def test_json_errors_keep_their_code_and_speak_russian(client: TestClient) -> No
 
 
 def test_game_page_scripts_get_their_texts_in_the_readers_language(client: TestClient) -> None:
-    from koth.server.games.i18n import EN
+    from koth.server.games.i18n import EN, PLURALS, UNIT_WORDS
 
     client.cookies.clear()
     for lang, seat in (("ru", "Место {n}"), ("en", "Seat {n}")):
@@ -95,7 +95,14 @@ def test_game_page_scripts_get_their_texts_in_the_readers_language(client: TestC
         found = re.search(r'<script type="application/json" id="koth-texts">(.*?)</script>', page)
         assert found is not None
         texts = json.loads(found.group(1))
-        assert set(texts) == set(EN) and texts["seat"] == seat
+        units = {f"unit_{unit}" for unit in UNIT_WORDS}
+        assert set(texts) == set(EN) | set(PLURALS) | units and texts["seat"] == seat
+    # a text with a count has one form per plural category of the language
+    assert texts["cards_count"] == {"one": "{n} card", "other": "{n} cards"}
+    page = client.get("/", headers={"Accept-Language": "ru"}).text
+    found = re.search(r'<script type="application/json" id="koth-texts">(.*?)</script>', page)
+    assert found is not None
+    assert set(json.loads(found.group(1))["cards_count"]) == {"one", "few", "many"}
 
 
 def test_a_refused_declaration_says_why_in_russian(client: TestClient) -> None:

@@ -15,6 +15,9 @@ for the pattern). They drive seeded random playouts and check, at every node:
   spectator's likewise;
 * the game's own invariants hold (``invariant_violations``);
 * the game ends within ``max_moves`` and its record replays to the identical state.
+
+``check_log`` plays a game of its own and checks every reader's log: no entry names
+anything its reader had not seen by then.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any
 from koth.core.chance import sample_outcome
 from koth.core.errors import IllegalActionError, InvalidActionError, KothError
 from koth.core.game import Game
+from koth.core.log import LogBook, readers, shown_action, tokens
 from koth.core.players import CHANCE, NodeKind
 from koth.core.record import GameRecord, replay, state_from_json, state_to_json
 from koth.core.state import GameState
@@ -213,24 +217,33 @@ def check_playout(
         check_node(state, rng, seed, deep=moves % deep_every == 0)
         if moves >= max_moves:
             raise _fail(state, seed, f"no end after {max_moves} moves")
-        if state.is_chance_node():
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-        elif state.is_simultaneous_node():
-            state.apply_actions(
-                {
-                    p: (policy(state, p, rng) if policy else rng.choice(state.legal_actions(p)))
-                    for p in state.acting_players()
-                }
-            )
-        else:
-            p = state.current_player()
-            state.apply_action(
-                policy(state, p, rng) if policy else rng.choice(state.legal_actions(p))
-            )
+        random_step(state, rng, policy)
         moves += 1
     check_node(state, rng, seed)
     _check_replay(state, seed)
     return PlayoutReport(moves=moves, terminal=True, returns=state.returns())
+
+
+def random_step(
+    state: GameState[Any, Any],
+    rng: random.Random,
+    policy: Callable[[GameState[Any, Any], int, random.Random], Any] | None = None,
+) -> None:
+    """One move of a random game: a sampled chance outcome, or each acting player's
+    ``policy`` action (default: a legal action drawn uniformly)."""
+    if state.is_chance_node():
+        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        return
+    players = state.acting_players()
+    chosen = {
+        p: (policy(state, p, rng) if policy else rng.choice(state.legal_actions(p)))
+        for p in players
+    }
+    if state.is_simultaneous_node():
+        state.apply_actions(chosen)
+    else:
+        (p,) = players
+        state.apply_action(chosen[p], p)
 
 
 def _check_replay(state: GameState[Any, Any], seed: int) -> None:
@@ -245,3 +258,68 @@ def _check_replay(state: GameState[Any, Any], seed: int) -> None:
         pass
     else:
         raise _fail(state, seed, "an action was accepted after the game ended")
+
+
+def check_log(
+    game: Game[Any, Any, Any],
+    seed: int,
+    *,
+    public: frozenset[str] = frozenset(),
+    max_moves: int = 100_000,
+) -> int:
+    """One seeded random game whose log (``koth.core.log``) is checked for every reader
+    (each seat and the spectator): no entry names anything the reader had not seen by
+    then. Every word of an entry's parameters must be a word of one of the reader's
+    views up to that entry's move, or of an action shown to it (its own, or a public
+    one), or one of the game's ``public`` words (the names of its unit types...);
+    counts and seats aside. Returns the number of entries checked."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    book = LogBook(state)
+    seen: dict[int | None, list[set[str]]] = {r: [tokens(state.view(r))] for r in readers(state)}
+    while not state.is_terminal():
+        if state.num_moves >= max_moves:
+            raise _fail(state, seed, f"no end after {max_moves} moves")
+        before = state.data
+        random_step(state, rng)
+        (move,) = state.history_since(state.num_moves - 1)
+        book.note(before, state, move)
+        for reader, words in seen.items():
+            now = words[-1] | tokens(state.view(reader))
+            shown = shown_action(game, move, reader)
+            extra = tokens(game.action_to_str(shown)) if shown is not None else set()
+            ((maker, _),) = move.actions if not move.simultaneous else ((reader, None),)
+            # another's action shown to the reader tells no more than its view shows
+            unseen = {w for w in extra - now - public if not w.isdigit()}
+            if maker != reader and unseen:
+                raise _fail(
+                    state,
+                    seed,
+                    f"the action of player {maker} shown to {_reader(reader)} tells it "
+                    f"{sorted(unseen)}, which it had not seen",
+                )
+            words.append(now | extra)
+    checked = 0
+    for reader, words in seen.items():
+        for entry in book.entries(reader):
+            named = {
+                word
+                for value in entry.event.params.values()
+                if not isinstance(value, int)
+                for word in tokens(value)
+            }
+            unseen = named - words[entry.move + 1] - public
+            if unseen:
+                raise _fail(
+                    state,
+                    seed,
+                    f"the log entry {entry.event.code} of move {entry.move} tells "
+                    f"{_reader(reader)} "
+                    f"{sorted(unseen)}, which it had not seen",
+                )
+            checked += 1
+    return checked
+
+
+def _reader(reader: int | None) -> str:
+    return "the spectator" if reader is None else f"player {reader}"

@@ -24,6 +24,7 @@ from koth.core.params import GameParams
 from koth.core.players import PlayerId, ToMove
 
 if TYPE_CHECKING:
+    from koth.core.log import LogEvent
     from koth.core.state import GameState
 
 S = TypeVar("S")
@@ -96,6 +97,26 @@ class Game(ABC, Generic[S, A, P]):
         order they happened. ``player`` and ``action`` made it (``player`` is CHANCE for a
         chance outcome; SIMULTANEOUS, with ``action`` None, for a joint move). Default:
         the game has no such events."""
+        return []
+
+    def shown_action(self, player: PlayerId, action: A, reader: PlayerId | None) -> A | None:
+        """What ``reader`` (None: a spectator) may know of ``player``'s single action:
+        the action itself where it is public, None where it is secret. Default: only the
+        player who made it knows it (everything public shows through the views)."""
+        return action if reader == player else None
+
+    def log_events(
+        self,
+        before: Mapping[str, Any],
+        after: Mapping[str, Any],
+        player: PlayerId,
+        action: A | None,
+        reader: PlayerId | None,
+    ) -> list[LogEvent]:
+        """The public events of one move as ``reader`` saw them: derived from its two
+        views around the move and ``action`` as ``shown_action`` showed it to ``reader``
+        (None: not shown), never from the full state (``koth.core.log``). ``player``
+        made the move (CHANCE, SIMULTANEOUS for a joint move). Default: none."""
         return []
 
     # ----------------------------------------------------------- information

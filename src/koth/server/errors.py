@@ -44,6 +44,7 @@ class ErrorCode(enum.StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     GAME_OVER = "game_over"
     ALREADY_SUBMITTED = "already_submitted"
+    NOT_SUBMITTED = "not_submitted"
     NOT_FINISHED = "not_finished"
     WRONG_PHASE = "wrong_phase"
     ANSWERING_CLOSED = "answering_closed"
@@ -92,6 +93,10 @@ class StaleVersionError(ServerError):
 
 class AlreadySubmittedError(ServerError):
     """The seat has already submitted its secret action at this simultaneous node."""
+
+
+class NotSubmittedError(ServerError):
+    """The seat has no secret action waiting to be taken back at this point."""
 
 
 class NotFinishedError(ServerError):
@@ -173,6 +178,9 @@ ERROR_TABLE: dict[type[KothError], ErrorKind] = {
     ),
     AlreadySubmittedError: ErrorKind(
         HTTPStatus.CONFLICT, ErrorCode.ALREADY_SUBMITTED, N_("this seat has already chosen")
+    ),
+    NotSubmittedError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.NOT_SUBMITTED, N_("this seat has no choice to take back")
     ),
     NotFinishedError: ErrorKind(
         HTTPStatus.CONFLICT, ErrorCode.NOT_FINISHED, N_("only once the game is over")

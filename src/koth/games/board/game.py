@@ -8,6 +8,7 @@ from typing import Any
 
 from koth.core.facts import GameFacts
 from koth.core.game import JSON, Game
+from koth.core.log import LogEvent
 from koth.core.notes import TransitionNote
 from koth.core.outcome import Outcome
 from koth.core.players import PlayerId, ToMove
@@ -15,6 +16,7 @@ from koth.core.registry import register_game
 from koth.games.board import actions as act
 from koth.games.board import observe, serialize
 from koth.games.board.actions import Action
+from koth.games.board.events import board_events
 from koth.games.board.explain import explain
 from koth.games.board.facts import board_facts
 from koth.games.board.invariants import violations
@@ -84,6 +86,22 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
     ) -> list[TransitionNote]:
         """Dice forfeited (B7.1) and turns skipped (B7.2) when a turn ended."""
         return [note.note() for note in turn_end_notes(self.params, before, after, action)]
+
+    def shown_action(
+        self, player: PlayerId, action: Action, reader: PlayerId | None
+    ) -> Action | None:
+        # every single action and die is public; the excluded type is a joint move's part
+        return action
+
+    def log_events(
+        self,
+        before: Mapping[str, Any],
+        after: Mapping[str, Any],
+        player: PlayerId,
+        action: Action | None,
+        reader: PlayerId | None,
+    ) -> list[LogEvent]:
+        return board_events(before, after, player, action, reader)
 
     # ----------------------------------------------------------- information
     def excluded_visible(self, state: BoardState, viewer: PlayerId | None, player: int) -> bool:

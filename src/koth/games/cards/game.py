@@ -9,6 +9,7 @@ from typing import Any
 from koth.core.errors import InvalidActionError
 from koth.core.facts import GameFacts
 from koth.core.game import Game
+from koth.core.log import LogEvent
 from koth.core.outcome import Outcome
 from koth.core.players import PlayerId, ToMove
 from koth.core.registry import register_game
@@ -16,6 +17,7 @@ from koth.games.cards import actions as act
 from koth.games.cards import observe, rules
 from koth.games.cards.actions import CardsAction
 from koth.games.cards.engine import CardsRules
+from koth.games.cards.events import cards_events
 from koth.games.cards.facts import CARDS_FACTS
 from koth.games.cards.invariants import violations
 from koth.games.cards.params import CardsParams
@@ -85,6 +87,17 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
     # ----------------------------------------------------------- information
     def view(self, state: CardsState, player: PlayerId | None) -> dict[str, Any]:
         return observe.view(state, player, self.params)
+
+    def log_events(
+        self,
+        before: Mapping[str, Any],
+        after: Mapping[str, Any],
+        player: PlayerId,
+        action: CardsAction | None,
+        reader: PlayerId | None,
+    ) -> list[LogEvent]:
+        # every public event of the card game shows in the views (C15)
+        return cards_events(before, after, reader)
 
     def resample_hidden(
         self, state: CardsState, player: PlayerId | None, rng: random.Random

@@ -7,9 +7,9 @@ Written in English, translated in the catalogs (docs/translating.md); a page get
 from __future__ import annotations
 
 import functools
-from typing import Final
+from typing import Any, Final
 
-from koth.i18n import N_, Translator
+from koth.i18n import N_, N_plural, Translator
 
 EN: Final = {
     "seat": N_("Seat {n}"),
@@ -17,7 +17,7 @@ EN: Final = {
     "seat_computer": N_("{seat} (computer)"),
     "seat_you": N_("{seat} (you)"),
     "you_watch": N_("You are watching as a spectator."),
-    "you_are": N_("You are seat {n}."),
+    "you_are": N_("You are Seat {n}."),
     "a_draw": N_("a draw"),
     "you_share": N_("you share the win"),
     "you_won": N_("you won"),
@@ -29,8 +29,8 @@ EN: Final = {
     "waiting_for": N_("Waiting for {who}."),
     "your_turn": N_("Your turn."),
     "other_moves": N_("Other moves"),
-    "replay_step": N_("move {n} of {of}"),
-    "replay_over": N_("The game is over: every hand is revealed in this replay."),
+    "replay_step": N_("decision {n} of {of}"),
+    "replay_over": N_("The game is over."),
     "replay_running": N_("The game is still running: the replay shows only what you could see."),
     "your_move": N_("Your move"),
     # hints (static/games/hint.js)
@@ -61,12 +61,9 @@ EN: Final = {
     "attacks_face_down": N_(
         "Attacks stay face down until both are in, then they are revealed together."
     ),
-    "last_battle": N_("Last battle: stack {stack} ({top}) — won by {winner}"),
-    "last_battle_discarded": N_("Last battle: stack {stack} ({top}) — won by {winner}, discarded"),
     "your_hand": N_("Your hand ({n})"),
     "sequences": N_("Sequences:"),
     "your_reserve": N_("Your reserve ({n})"),
-    "hand_or_reserve": N_("Hand or reserve? (secret)"),
     "won_card_where": N_("Where does the won card go?"),
     "turn": N_("Turn {n}"),
     "you_choose_stack": N_("{who} choose a stack"),
@@ -85,7 +82,7 @@ EN: Final = {
     "points_short": N_("{n} pts"),
     "in_hand": N_("in hand:"),
     "areas_to_place": N_("Starting areas to place: {areas}"),
-    "area_of": N_("{area} (player {n})"),
+    "area_of": N_("{area} (Seat {n})"),
     # the board table: hotspots, the popover, the dice (static/games/board.js)
     "board_label": N_("the board"),
     "the_center": N_("the center"),
@@ -98,9 +95,6 @@ EN: Final = {
     "terrain_light": N_("light"),
     "terrain_normal": N_("normal"),
     "terrain_difficult": N_("difficult"),
-    "unit_runner": N_("runner"),
-    "unit_fighter": N_("fighter"),
-    "unit_blocker": N_("blocker"),
     "unit_runners": N_("runners"),
     "unit_fighters": N_("fighters"),
     "unit_blockers": N_("blockers"),
@@ -216,10 +210,79 @@ EN: Final = {
     "end_target_points": N_("target points"),
     "end_countdown": N_("countdown"),
     "end_round_limit_draw": N_("round limit: draw"),
+    # the game's log and the replay
+    "log_title": N_("Game log"),
+    "log_empty": N_("Nothing has happened yet."),
+    "replay_over_cards": N_("The game is over: all cards are shown in this replay."),
+    "finished": N_("finished"),
+    # the card table that forgives
+    "face_down": N_("face down"),
+    "joker_card": N_("Joker"),
+    "joker_hand": N_("in hand"),
+    "joker_reserve": N_("in the reserve"),
+    "pyramid": N_("pyramid"),
+    "hand_count": N_("hand {n}"),
+    "reserve_count": N_("reserve {n}"),
+    "revealed_hand": N_("hand:"),
+    "revealed_reserve": N_("reserve:"),
+    "known_cards": N_("known cards:"),
+    "played": N_("played"),
+    "take_back": N_("Take back"),
+    "confirm_attack": N_("Attack with {attack}"),
+    "choosing": N_("choosing…"),
+    "pick_a_card": N_("pick a card or sequence below"),
+    "pick_card": N_("Pick {card}"),
+    "assigning": N_("{who}: placing the won cards, {placed} placed, {left} to go."),
+    "fight_history": N_("Every fight ({n})"),
+    "fight_title": N_("Stack {stack} ({top} ×{n})"),
+    "fight_won_by": N_("won by {who}"),
+    "fight_discarded": N_("both played the Joker: discarded"),
+    "attack_round": N_("attack"),
+    "tiebreak_round": N_("tie-break {n}"),
+    "reserve_title": N_("Your reserve: choose it on one screen"),
+    "reserve_hint": N_(
+        "Tap a card to move it between hand and reserve; confirm when the split is right."
+    ),
+    "reserve_sending": N_("Confirmed: your choices are sent round by round as the rounds open."),
+    "plan_to_hand": N_("{card}: back to the hand"),
+    "plan_to_reserve": N_("{card}: to the reserve"),
+    "plan_in_hand": N_("hand"),
+    "plan_in_reserve": N_("reserve"),
+    "reserve_summary": N_("Hand: {hand} cards · Reserve: {reserve} cards"),
+    "undo": N_("Undo"),
+    "reserve_confirm": N_("Confirm the reserve"),
+    "to_hand": N_("to hand"),
+    "to_reserve": N_("to reserve"),
+    "discarded": N_("discarded ({n}): "),
+    "dealer": N_("dealer: {who}"),
+    "result_apex": N_("{who} won the apex and the game (C12)."),
+    "result_draw": N_("The apex was discarded: a draw (C12)."),
+}
+
+
+#: texts with a count: the scripts pass it as ``n`` and get the form of the page's
+#: language (``KOTH.t("cards_count", {n: 5})``)
+PLURALS: Final = {
+    "stack_title": N_plural("stack {stack}: {n} card", "stack {stack}: {n} cards"),
+    "cards_count": N_plural("{n} card", "{n} cards"),
+}
+#: a unit type's name, one of it (``unit_runner``...): the plural entries the game log
+#: also words counts with, so the catalog holds each name once
+UNIT_WORDS: Final = {
+    "runner": N_plural("runner", "runners"),
+    "fighter": N_plural("fighter", "fighters"),
+    "blocker": N_plural("blocker", "blockers"),
 }
 
 
 @functools.cache
-def strings(lang: str) -> dict[str, str]:
+def strings(lang: str) -> dict[str, Any]:
+    """The table of ``lang``: every key's text, and the plural texts by CLDR category
+    (the scripts choose with ``Intl.PluralRules``)."""
     _ = Translator(lang)
-    return {key: _(text) for key, text in EN.items()}
+    table: dict[str, Any] = {key: _(text) for key, text in EN.items()}
+    for key, (one, many) in PLURALS.items():
+        table[key] = _.plural_forms(one, many)
+    for unit, (one, many) in UNIT_WORDS.items():
+        table[f"unit_{unit}"] = _.plural(one, many, 1)
+    return table

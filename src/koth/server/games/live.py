@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from koth.core.game import Game
+from koth.core.log import LogBook
 from koth.core.state import GameState
 from koth.server.games.notes import Notes
 from koth.server.games.schemas import GameStatus, SeatKind
@@ -25,11 +26,15 @@ class LiveGame:
     version: int
     #: seats that have a secret submission waiting at the current simultaneous node
     submitted: frozenset[int] = frozenset()
+    #: what each of those seats submitted (shown to that seat alone)
+    pending: dict[int, str] = field(default_factory=dict)
     #: the recent events, collected as moves are applied (a message only reads them)
     notes: Notes = ()
     #: (version, seat) of the hints given at the current decision: the move the seat
     #: plays there is stored marked as played after a hint
     hints: set[tuple[int, int]] = field(default_factory=set)
+    #: every reader's log, kept as moves are applied (replaced, never changed, once kept)
+    book: LogBook | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property

@@ -3,8 +3,9 @@ response models of :mod:`koth.server.games.schemas`.
 
 Nothing in a message comes from the full state except what ``game.view(state, seat)``
 returns, the seat's own legal actions, the node kind, which seats have submitted at a
-simultaneous node (never what), the outcome once the game is over, and the recent
-public events the game names (``Game.transition_notes``).
+simultaneous node (never what, but to the seat itself its own choice), the outcome and
+every seat's final view once the game is over, the recent public events the game names
+(``Game.transition_notes``) and the reader's log (built from its own views).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from koth.core.game import Game
 from koth.core.state import GameState
 from koth.i18n import DEFAULT
 from koth.server.games.live import LiveGame
+from koth.server.games.log import log_entries
 from koth.server.games.notes import note_entries
 from koth.server.games.schemas import (
     CreatedGameResponse,
@@ -96,6 +98,9 @@ def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> Stat
         outcome=outcome.to_json() if outcome else None,
         returns=list(state.returns()) if outcome else None,
         notes=note_entries(live.notes, lang),
+        log=log_entries(live.book.entries(seat), lang) if live.book is not None else [],
+        my_submission=live.pending.get(seat) if seat is not None else None,
+        reveal=({str(s): state.view(s) for s in range(game.num_players)} if outcome else None),
     )
 
 

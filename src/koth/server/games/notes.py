@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from koth.core.log import LogBook
 from koth.core.notes import TransitionNote
 from koth.core.players import SIMULTANEOUS
 from koth.core.state import GameState, HistoryEntry
@@ -35,15 +36,21 @@ Notes = tuple[MoveNote, ...]
 
 
 def apply_noting(
-    state: GameState[Any, Any], moves: Iterable[HistoryEntry[Any]], notes: Notes
+    state: GameState[Any, Any],
+    moves: Iterable[HistoryEntry[Any]],
+    notes: Notes,
+    book: LogBook | None = None,
 ) -> Notes:
     """Apply ``moves`` to ``state`` (checked like any move) and return ``notes`` with
-    theirs added: the last :data:`KEEP`, newest last."""
+    theirs added: the last :data:`KEEP`, newest last. ``book``, when given, logs every
+    move too (it is changed in place)."""
     game = state.game
     found = list(notes)
     for move in moves:
         before, index = state.data, state.num_moves
         state.apply_move(move)
+        if book is not None:
+            book.note(before, state, move)
         if move.simultaneous:
             player, action = SIMULTANEOUS, None
         else:
@@ -55,11 +62,16 @@ def apply_noting(
     return tuple(found[-KEEP:])
 
 
-def notes_after(before: GameState[Any, Any], after: GameState[Any, Any], notes: Notes) -> Notes:
+def notes_after(
+    before: GameState[Any, Any],
+    after: GameState[Any, Any],
+    notes: Notes,
+    book: LogBook | None = None,
+) -> Notes:
     """``notes`` with those of the moves ``after`` has beyond ``before`` (its past): the
     new moves, usually one action and a few chance outcomes, are applied once more to a
-    copy of ``before``, which is left as it was."""
-    return apply_noting(before.clone(), after.history_since(before.num_moves), notes)
+    copy of ``before``, which is left as it was (``book`` logs them)."""
+    return apply_noting(before.clone(), after.history_since(before.num_moves), notes, book)
 
 
 #: how the web words each note's code: a text, or a text with a count (the param named

@@ -36,6 +36,7 @@ from koth.server.errors import (
     MalformedRequestError,
     NotFinishedError,
     NotFoundError,
+    NotSubmittedError,
     PayloadTooLargeError,
     RateLimitedError,
     StaleVersionError,
@@ -177,6 +178,25 @@ async def post_hint(
     return await hints.hint(game_id, token, lang)
 
 
+@router.delete(
+    "/games/{game_id}/actions",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="Take back the seat's secret choice while another seat has yet to choose",
+    responses=error_responses(*GAME_ERRORS, StaleVersionError, NotSubmittedError),
+)
+async def withdraw_action(
+    game_id: str,
+    games: GamesDep,
+    token: SeatTokenDep,
+    lang: LanguageDep,
+    version: Annotated[
+        int | None, Query(ge=0, description="the version the choice was made at")
+    ] = None,
+) -> StateMessage:
+    return await games.withdraw(game_id, token, version, lang)
+
+
 @router.websocket("/games/{game_id}/ws")
 async def game_socket(
     websocket: WebSocket,
@@ -220,8 +240,10 @@ async def game_socket(
     summary="Every step as views: the viewer's own while the game runs, all seats' after",
     responses=error_responses(*GAME_ERRORS),
 )
-async def get_replay(game_id: str, games: GamesDep, token: SeatTokenDep) -> ReplayResponse:
-    return await games.replay(game_id, token)
+async def get_replay(
+    game_id: str, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
+) -> ReplayResponse:
+    return await games.replay(game_id, token, lang)
 
 
 @router.get(

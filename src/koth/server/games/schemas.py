@@ -8,6 +8,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from koth.games.board.events import BoardEvent
+from koth.games.cards.events import CardsEvent
+
+#: every code a log entry may carry (the schema's enum)
+LOG_CODES: list[str] = sorted({*(e.value for e in CardsEvent), *(e.value for e in BoardEvent)})
+
 
 class GameStatus(enum.StrEnum):
     OPEN = "open"
@@ -148,6 +154,27 @@ class NoteEntry(BaseModel):
     text: str = Field(description="worded in the reader's language")
 
 
+class LogEntry(BaseModel):
+    """One public event of the game, as the reader saw it (``koth.core.log``): built from
+    the reader's own views and what it may know of each action, never the full state."""
+
+    move: int = Field(description="index of the move that made it")
+    decision: int = Field(
+        description="index of the decision it belongs to: the last move a player made up to "
+        "it (chance outcomes fold into the decision before them; -1: the set-up)"
+    )
+    seat: int | None = Field(description="the seat it is about (from 0), or None")
+    code: str = Field(
+        description="the kind of event (stable: clients word it)",
+        json_schema_extra={"enum": list[Any](LOG_CODES)},
+    )
+    rule: str | None = Field(description="the rule that made it, e.g. C8 or B11.2")
+    params: dict[str, int | str | list[str]] = Field(
+        description="its values: seats as ids from 0, cards and tiles in notation"
+    )
+    text: str = Field(description="worded in the reader's language")
+
+
 class StateMessage(BaseModel):
     """What one seat (or a spectator) may see of a game now; also the WebSocket frame
     ``{"type": "state", ...}``."""
@@ -169,6 +196,19 @@ class StateMessage(BaseModel):
     notes: list[NoteEntry] = Field(
         default_factory=list,
         description="the recent events (at most 8, newest last): public, the same for all",
+    )
+    log: list[LogEntry] = Field(
+        default_factory=list,
+        description="every public event of the game so far as this reader saw it, oldest first",
+    )
+    my_submission: str | None = Field(
+        default=None,
+        description="this seat's own secret action at the current simultaneous node, once "
+        "submitted (never another seat's); it may be taken back until every seat is in",
+    )
+    reveal: dict[str, dict[str, Any]] | None = Field(
+        default=None,
+        description="once the game is over: every seat's final view (hidden cards shown)",
     )
 
 
@@ -205,6 +245,10 @@ class ReplayResponse(BaseModel):
     seat: int | None
     finished: bool
     frames: list[ReplayFrame]
+    logs: dict[str, list[LogEntry]] = Field(
+        default_factory=dict,
+        description="the whole game's log per reader, keyed like a frame's views",
+    )
 
 
 class AnalysisStatus(enum.StrEnum):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ParamSpec, TypeVar
 
 from koth.core.errors import InvalidParamsError
+from koth.core.log import LogBook
 from koth.core.players import NodeKind
 from koth.core.record import GameRecord, RecordedMove, moves_from_record
 from koth.core.state import GameState
@@ -29,12 +30,14 @@ from koth.server.errors import (
     ForbiddenError,
     NotFinishedError,
     NotFoundError,
+    NotSubmittedError,
     StaleVersionError,
     TooManyConnectionsError,
 )
 from koth.server.games.agents import RANDOM_AGENT, check_seat_agent
 from koth.server.games.catalog import make_game
 from koth.server.games.live import Audience, LiveGame, LiveHub, Subscriber
+from koth.server.games.log import log_entries
 from koth.server.games.messages import (
     created_response,
     replay_frame,
@@ -182,8 +185,10 @@ class GameService:
             status=status,
             initial_moves=initial_moves,
         )
-        notes = notes_after(game.new_initial_state(), state, ())
-        self._keep(stored.id, LiveGame(stored, state, stored.version, notes=notes))
+        start = game.new_initial_state()
+        book = LogBook(start)
+        notes = notes_after(start, state, (), book)
+        self._keep(stored.id, LiveGame(stored, state, stored.version, notes=notes, book=book))
         self._changed(stored.id)
         self._announce(stored.id, stored.version)
         return created_response(stored, tokens, base_url)
@@ -250,12 +255,16 @@ class GameService:
             moves=[recorded_move(m) for m in moves],
         )
         state = game.new_initial_state()
-        # one replay rebuilds the state and its recent events (the notes of its moves)
-        notes = await asyncio.to_thread(apply_noting, state, moves_from_record(game, record), ())
-        submitted: frozenset[int] = frozenset()
+        book = LogBook(state)
+        # one replay rebuilds the state, its recent events (the notes of its moves) and
+        # every reader's log
+        notes = await asyncio.to_thread(
+            apply_noting, state, moves_from_record(game, record), (), book
+        )
+        pending: dict[int, str] = {}
         if state.is_simultaneous_node():
-            submitted = frozenset(await self._db(self.repository.pending, game_id, len(moves)))
-        return LiveGame(stored, state, len(moves), submitted, notes)
+            pending = await self._db(self.repository.pending, game_id, len(moves))
+        return LiveGame(stored, state, len(moves), frozenset(pending), pending, notes, book=book)
 
     async def subscribe(
         self, game_id: str, sink: Sink, token: str | None, lang: str = DEFAULT
@@ -403,6 +412,42 @@ class GameService:
         self._fan_out(live)
         self._changed(game_id)
 
+    async def withdraw(
+        self, game_id: str, token: str | None, expected_version: int | None, lang: str = DEFAULT
+    ) -> StateMessage:
+        """Take back the seat's secret action at the current simultaneous node, as long
+        as the node waits for another seat (once all are in, the joint move is played
+        and stays); returns the new message for the seat."""
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("spectators cannot act: a seat token is required")
+        if expected_version is not None and expected_version > live.version:
+            live = await self.reload(game_id)
+        async with live.lock:
+            live = await self.live(game_id)
+            if expected_version is not None and expected_version != live.version:
+                raise StaleVersionError(
+                    f"stale: the choice was made at version {expected_version} but the game "
+                    f"is at version {live.version}: every seat had chosen, so it was played"
+                )
+            try:
+                removed = await self._db(
+                    self.repository.remove_pending, game_id, live.version, seat
+                )
+            except StaleVersionError:
+                self.forget(game_id)
+                raise
+            if not removed:
+                raise NotSubmittedError(
+                    f"seat {seat + 1} has no secret choice waiting at version {live.version}"
+                )
+            live.pending = {s: a for s, a in live.pending.items() if s != seat}
+            live.submitted = frozenset(live.pending)
+        self._announce(game_id, live.version)
+        self._fan_out(live)
+        return state_message(live, seat, lang)
+
     async def _submit_simultaneous(self, live: LiveGame, seat: int, text: str) -> None:
         game_id, version = live.stored.id, live.version
         pending = await self._db(self.repository.pending, game_id, version)
@@ -411,7 +456,8 @@ class GameService:
         acting = set(live.state.acting_players())
         if acting - set(pending) - {seat}:
             await self._db(self.repository.add_pending, game_id, version, seat, text)
-            live.submitted = frozenset({*pending, seat})
+            live.pending = {**pending, seat: text}
+            live.submitted = frozenset(live.pending)
             return
         joint = {**pending, seat: text}
         after = live.state.clone()
@@ -440,11 +486,12 @@ class GameService:
             pending=pending,
         )
         MOVES.inc(committed)
-        notes = notes_after(live.state, after, live.notes)
+        book = live.book.copy() if live.book is not None else None
+        notes = notes_after(live.state, after, live.notes, book)
         # committed: only now does the cache (and so every client) see the move
-        live.state, live.notes = after, notes
+        live.state, live.notes, live.book = after, notes, book
         live.version = version
-        live.submitted = frozenset()
+        live.submitted, live.pending = frozenset(), {}
         live.hints = {(v, seat) for v, seat in live.hints if v >= version}
         if status is not None:
             live.stored = replace(live.stored, status=status, version=version)
@@ -459,9 +506,10 @@ class GameService:
             live.hints.add((version, seat))
 
     # --------------------------------------------------------------- records
-    async def replay(self, game_id: str, token: str | None) -> ReplayResponse:
+    async def replay(self, game_id: str, token: str | None, lang: str = DEFAULT) -> ReplayResponse:
         """Every step of the game as views: the viewer's own until the game is over,
-        then every seat's (the hidden cards revealed)."""
+        then every seat's (the hidden cards revealed); with each of those readers' logs,
+        worded in ``lang``."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         history = live.state.history
@@ -481,6 +529,11 @@ class GameService:
             seat=seat,
             finished=finished,
             frames=frames,
+            logs={
+                ("spectator" if s is None else str(s)): log_entries(live.book.entries(s), lang)
+                for s in seats
+                if live.book is not None
+            },
         )
 
     async def record(self, game_id: str) -> GameRecord:
@@ -557,14 +610,15 @@ class GameService:
                 moves=[recorded_move(m) for m in rows],
             )
             after = live.state.clone()
-            notes = apply_noting(after, moves_from_record(game, record), live.notes)
+            book = live.book.copy() if live.book is not None else None
+            notes = apply_noting(after, moves_from_record(game, record), live.notes, book)
             if after.num_moves != stored.version:
                 raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
-            live.state, live.version, live.notes = after, stored.version, notes
-        live.submitted = frozenset()
+            live.state, live.version, live.notes, live.book = after, stored.version, notes, book
+        live.submitted, live.pending = frozenset(), {}
         if live.state.is_simultaneous_node():
-            pending = await self._db(self.repository.pending, game_id, live.version)
-            live.submitted = frozenset(pending)
+            live.pending = await self._db(self.repository.pending, game_id, live.version)
+            live.submitted = frozenset(live.pending)
         live.stored = stored
 
     def _changed(self, game_id: str) -> None:

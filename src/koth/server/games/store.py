@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
     func,
     select,
     update,
@@ -356,15 +357,7 @@ class Repository:
         """Store one seat's secret submission at the node of ``version``."""
         try:
             with self._sessions.begin() as session:
-                # a no-op update that locks the game row and checks its version, so a
-                # submission never lands on a node that has already been resolved
-                result = session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.version == version)
-                    .values(version=version)
-                )
-                if _rows(result) != 1:
-                    raise self._stale(session, game_id, version)
+                self._lock_node(session, game_id, version)
                 session.add(
                     PendingRow(
                         game_id=game_id, version=version, seat=seat, action=action, created=_now()
@@ -374,6 +367,33 @@ class Repository:
             raise AlreadySubmittedError(
                 f"seat {seat} has already submitted its action at version {version}"
             ) from None
+
+    def remove_pending(self, game_id: str, version: int, seat: int) -> bool:
+        """Take back ``seat``'s secret submission at the node of ``version``; False when
+        it has none there. Raises StaleVersionError once the node is resolved (every
+        acting seat had submitted): a joint move is never taken back."""
+        with self._sessions.begin() as session:
+            # a submission that completes the node waits for this one or sees it gone
+            self._lock_node(session, game_id, version)
+            removed = session.execute(
+                delete(PendingRow).where(
+                    PendingRow.game_id == game_id,
+                    PendingRow.version == version,
+                    PendingRow.seat == seat,
+                )
+            )
+            return _rows(removed) == 1
+
+    def _lock_node(self, session: Session, game_id: str, version: int) -> None:
+        """A no-op update that locks the game row and checks its version, so a pending
+        submission is never added to (or taken from) a node already resolved."""
+        result = session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.version == version)
+            .values(version=version)
+        )
+        if _rows(result) != 1:
+            raise self._stale(session, game_id, version)
 
     def _stale(self, session: Session, game_id: str, expected: int) -> Exception:
         current = session.scalar(select(GameRow.version).where(GameRow.id == game_id))

@@ -9,11 +9,8 @@ KOTH.el = DOM.el;
 KOTH.SEAT_COLORS = ["#d9480f", "#1c7ed6", "#7048e8", "#2b8a3e"];
 // the page's texts in its language (server/games/i18n.py), as data like everything else
 KOTH.texts = JSON.parse((document.getElementById("koth-texts") || {}).textContent || "{}");
-KOTH.t = function (key, vars) {
-  let text = KOTH.texts[key] || key;
-  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll(`{${k}}`, String(v));
-  return text;
-};
+// one form per plural category for a text with a count (DOM.translator)
+KOTH.t = DOM.translator(() => KOTH.texts, () => document.documentElement.lang);
 KOTH.svg = DOM.svg;
 
 KOTH.credentials = function () {
@@ -69,6 +66,52 @@ KOTH.groupedActions = function (container, entries, act, title) {
   }
 };
 
+/* The game's log (the state message's `log`, or a replay's up to its frame): newest
+   first, the entries of the last decision marked; each entry names its rule. */
+KOTH.latestEntries = function (entries) {
+  if (!entries.length) return [];
+  const last = Math.max(...entries.map((e) => e.decision));
+  return entries.filter((e) => e.decision === last);
+};
+
+KOTH.logPanel = function (box, entries) {
+  const latest = new Set(KOTH.latestEntries(entries));
+  const list = KOTH.el("ol", { class: "log-list", reversed: true, "aria-label": KOTH.t("log_title") });
+  for (const entry of [...entries].reverse()) {
+    list.append(
+      KOTH.el(
+        "li",
+        {
+          class: `log-entry${latest.has(entry) ? " latest" : ""}`,
+          dataset: { code: entry.code, move: String(entry.move), decision: String(entry.decision), rule: entry.rule || "", seat: entry.seat === null ? "" : String(entry.seat) },
+        },
+        entry.seat !== null && entry.seat !== undefined ? KOTH.el("span", { class: "swatch", style: `background:${KOTH.SEAT_COLORS[entry.seat % KOTH.SEAT_COLORS.length]}` }) : null,
+        KOTH.el("span", { class: "log-text", text: entry.text }),
+        entry.rule ? KOTH.el("small", { class: "rule", text: entry.rule }) : null
+      )
+    );
+  }
+  const head = KOTH.el("h2", { text: KOTH.t("log_title") });
+  box.replaceChildren(head, entries.length ? list : KOTH.el("p", { class: "hint", text: KOTH.t("log_empty") }));
+  box.classList.remove("hidden");
+};
+
+/* The last decision shown on the table: every tile (data-loc) and stack (data-stack) its
+   entries name is marked `last-move`. */
+KOTH.markLatest = function (board, entries) {
+  const names = new Set();
+  for (const entry of KOTH.latestEntries(entries)) {
+    for (const key of ["to", "at", "a", "b", "from", "stack"]) {
+      const value = entry.params[key];
+      if (typeof value === "string") names.add(value);
+    }
+  }
+  for (const node of board.querySelectorAll("[data-loc], [data-stack]")) {
+    const name = node.dataset.loc || node.dataset.stack;
+    if (names.has(name)) node.classList.add("last-move");
+  }
+};
+
 class Table {
   constructor(root) {
     this.root = root;
@@ -76,12 +119,10 @@ class Table {
     this.renderer = KOTH.renderers[root.dataset.renderer] || KOTH.renderers.generic;
     this.credentials = KOTH.credentials();
     this.msg = null;
-    this.socket = null;
-    this.attempt = 0;
+    this.live = null;
     this.busy = false;
     this.ui = {}; // renderer scratch space that survives re-renders (a selected unit...)
     window.addEventListener("hashchange", () => location.reload());
-    window.addEventListener("online", () => this.reconnectSoon(0));
     window.addEventListener("offline", () => this.setConnection("offline", "offline"));
   }
 
@@ -92,51 +133,32 @@ class Table {
   }
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.gameId}/ws`);
-    this.socket = socket;
-    const conn = document.getElementById("conn");
-    if (!conn || conn.dataset.state !== "offline") this.setConnection(KOTH.t("connecting"), "connecting");
-    socket.onopen = () => {
-      socket.send(JSON.stringify({ type: "hello", token: this.credentials.token }));
-    };
-    this.liveness = new Liveness(socket, () => {
-      // silent too long: this socket is dead even if the browser has not noticed
-      this.socket = null;
-      socket.close();
-      this.reconnectSoon();
-    });
-    socket.onmessage = (event) => {
-      this.liveness.beat();
-      const data = JSON.parse(event.data);
-      if (data.type === "state") {
-        this.attempt = 0;
-        this.setConnection(KOTH.t("live"), "live");
-        if (this.sendFailed) this.showError(""); // the failure was the connection: it is back
-        this.sendFailed = false;
-        this.receive(data);
-      } else if (data.type === "error") {
-        this.fatal = data.error;
-        this.showError(data.error.message);
-      }
-    };
-    socket.onclose = () => {
-      if (this.socket !== socket) return;
-      if (this.fatal) {
-        this.setConnection(KOTH.t("closed"), "closed");
-        return;
-      }
-      this.reconnectSoon();
-    };
+    // the page's one live connection (LiveSocket, shared with the quiz pages)
+    if (!this.live) {
+      this.live = new LiveSocket({
+        path: `/api/games/${this.gameId}/ws`,
+        hello: () => ({ type: "hello", token: this.credentials.token }),
+        onConn: (state, wait) => {
+          const conn = document.getElementById("conn");
+          if (state === "connecting" && (!conn || conn.dataset.state !== "offline")) this.setConnection(KOTH.t("connecting"), "connecting");
+          else if (state === "offline") this.setConnection(KOTH.t("reconnecting", { s: Math.round(wait / 100) / 10 }), "offline");
+          else if (state === "closed") this.setConnection(KOTH.t("closed"), "closed");
+        },
+        onFatal: (error) => this.showError(error.message),
+        onFrame: (data) => {
+          if (data.type !== "state") return;
+          this.setConnection(data.outcome ? KOTH.t("finished") : KOTH.t("live"), data.outcome ? "finished" : "live");
+          if (this.sendFailed) this.showError(""); // the failure was the connection: it is back
+          this.sendFailed = false;
+          this.receive(data);
+        },
+      });
+    }
+    this.live.connect();
   }
 
   reconnectSoon(delay) {
-    // exponential backoff with jitter: 0.5 s, 1 s, 2 s ... at most 10 s
-    const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
-    this.attempt += 1;
-    this.setConnection(KOTH.t("reconnecting", { s: Math.round(wait / 100) / 10 }), "offline");
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.connect(), wait);
+    this.live.reconnectSoon(delay);
   }
 
   setConnection(text, state) {
@@ -145,7 +167,7 @@ class Table {
       conn.textContent = text;
       conn.dataset.state = state;
     }
-    if (state === "live") Liveness.banner(null);
+    if (state === "live" || state === "finished") Liveness.banner(null);
     else if (state === "offline") Liveness.banner(KOTH.t("offline_banner"));
   }
 
@@ -191,6 +213,27 @@ class Table {
     }
   }
 
+  /* Take back this seat's secret choice while another seat has yet to choose. */
+  async withdraw() {
+    if (this.busy || !this.msg) return;
+    this.busy = true;
+    this.showError("");
+    try {
+      const response = await fetch(`/api/games/${this.gameId}/actions?version=${this.msg.version}`, { method: "DELETE", headers: this.headers() });
+      const data = await response.json();
+      if (response.ok) this.receive(data);
+      else {
+        this.showError(data.error ? data.error.message : KOTH.t("error_status", { status: response.status }));
+        await this.refresh();
+      }
+    } catch (error) {
+      this.showError(KOTH.t("move_not_sent"));
+      this.reconnectSoon(0);
+    } finally {
+      this.busy = false;
+    }
+  }
+
   showError(text) {
     const box = document.getElementById("error");
     box.textContent = text;
@@ -209,10 +252,12 @@ class Table {
     }
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
-      const waiting = players.filter((p) => !msg.submitted.includes(p));
+      // never "waiting for ... (you)": the seat's own choice is said apart
+      const waiting = players.filter((p) => !msg.submitted.includes(p) && p !== msg.seat);
       const mine = msg.seat !== null && players.includes(msg.seat);
       const head = mine && !msg.submitted.includes(msg.seat) ? KOTH.t("secret_yours") : mine ? KOTH.t("secret_in") : KOTH.t("secret");
-      return `${you} ${head} ${KOTH.t("waiting_for", { who: waiting.map((p) => KOTH.seatName(msg, p)).join(", ") })}`;
+      const others = waiting.length ? ` ${KOTH.t("waiting_for", { who: waiting.map((p) => KOTH.seatName(msg, p)).join(", ") })}` : "";
+      return `${you} ${head}${others}`;
     }
     if (msg.to_move.kind === "player") {
       return players[0] === msg.seat ? `${you} ${KOTH.t("your_turn")}` : `${you} ${KOTH.t("waiting_for", { who: KOTH.seatName(msg, players[0]) })}`;
@@ -227,6 +272,7 @@ class Table {
     status.dataset.yourTurn = String(msg.legal.length > 0);
     this.root.dataset.version = String(msg.version);
     this.root.dataset.finished = String(Boolean(msg.outcome));
+    if (msg.outcome) this.setConnection(KOTH.t("finished"), "finished"); // the badge: no longer live
     document.getElementById("record-link").classList.toggle("hidden", !msg.outcome);
     const board = document.getElementById("board");
     const actions = document.getElementById("actions");
@@ -242,6 +288,7 @@ class Table {
       ui: this.ui,
       replay: false,
       act: (entry) => this.act(entry),
+      withdraw: () => this.withdraw(),
       rerender: () => this.render(),
     };
     try {
@@ -254,6 +301,9 @@ class Table {
       actions.replaceChildren();
       KOTH.renderers.generic.render(ctx);
     }
+    const log = document.getElementById("log");
+    if (log) KOTH.logPanel(log, msg.log || []);
+    KOTH.markLatest(board, msg.log || []);
     // every legal action stays reachable: one the drawing offers no target for gets a button
     const offered = new Set([...this.root.querySelectorAll("[data-action-id]")].map((n) => n.dataset.actionId));
     for (const id of ctx.handled || []) offered.add(String(id)); // reachable by select-then-target
@@ -287,9 +337,12 @@ KOTH.startReplay = async function (root) {
   const select = document.getElementById("perspective");
   const keys = Object.keys(data.frames[0].views);
   for (const key of keys) {
-    select.append(KOTH.el("option", { value: key, text: key === "spectator" ? "spectator" : `seat ${Number(key) + 1}` }));
+    select.append(KOTH.el("option", { value: key, text: key === "spectator" ? KOTH.t("spectator") : KOTH.t("seat", { n: Number(key) + 1 }) }));
   }
   if (data.seat !== null && keys.includes(String(data.seat))) select.value = String(data.seat);
+  // the replay steps from decision to decision: a frame that waits for chance (a card
+  // dealt, a die rolled) is folded into the decision before it
+  const stops = data.frames.map((frame, i) => i).filter((i) => data.frames[i].to_move.kind !== "chance" || i === data.frames.length - 1);
   let index = data.frames.length - 1;
   let analysis = null;
   const show = () => {
@@ -297,16 +350,22 @@ KOTH.startReplay = async function (root) {
     if (analysis) analysis.show(index);
     const key = select.value;
     const seat = key === "spectator" ? null : Number(key);
-    document.getElementById("step").textContent = KOTH.t("replay_step", { n: frame.version, of: data.frames.length - 1 });
+    const stop = stops.filter((i) => i <= index).length;
+    document.getElementById("step").textContent = KOTH.t("replay_step", { n: stop, of: stops.length });
     status.textContent = data.finished
-      ? KOTH.t("replay_over")
+      ? KOTH.t(data.game === "cards" ? "replay_over_cards" : "replay_over")
       : KOTH.t("replay_running");
+    const entries = ((data.logs || {})[key] || []).filter((e) => e.move < frame.version);
+    const log = document.getElementById("log");
+    if (log) KOTH.logPanel(log, entries);
     root.dataset.step = String(index);
     const board = document.getElementById("board");
     board.replaceChildren();
     const msg = {
       game: data.game, params: data.params, seat, seats: [], version: frame.version,
       to_move: frame.to_move, submitted: [], view: frame.views[key], legal: [], outcome: frame.outcome,
+      // a finished game's replay shows every seat's cards, whichever seat it is seen as
+      reveal: data.finished ? Object.fromEntries(keys.filter((k) => k !== "spectator").map((k) => [k, frame.views[k]])) : null,
     };
     const scratch = KOTH.el("div");
     const ctx = { msg, view: msg.view, seat, legal: [], board, actions: scratch, ui: {}, replay: true, act: () => {}, rerender: show };
@@ -318,22 +377,25 @@ KOTH.startReplay = async function (root) {
       board.replaceChildren();
       KOTH.renderers.generic.render(ctx);
     }
+    KOTH.markLatest(board, entries);
   };
   const go = (to) => {
     index = Math.max(0, Math.min(data.frames.length - 1, to));
     show();
   };
-  document.getElementById("first").onclick = () => go(0);
-  document.getElementById("back").onclick = () => go(index - 1);
-  document.getElementById("forward").onclick = () => go(index + 1);
+  const back = () => go([...stops].reverse().find((i) => i < index) ?? 0);
+  const forward = () => go(stops.find((i) => i > index) ?? data.frames.length - 1);
+  document.getElementById("first").onclick = () => go(stops[0]);
+  document.getElementById("back").onclick = back;
+  document.getElementById("forward").onclick = forward;
   document.getElementById("last").onclick = () => go(data.frames.length - 1);
   select.onchange = () => {
     show();
     if (analysis) analysis.redraw();
   };
   document.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowLeft") go(index - 1);
-    if (e.key === "ArrowRight") go(index + 1);
+    if (e.key === "ArrowLeft") back();
+    if (e.key === "ArrowRight") forward();
   });
   // a finished game's analysis: a chart of win chances that also steps through the game
   if (data.finished && KOTH.startAnalysis) analysis = KOTH.startAnalysis(root, data, go, () => select.value);

@@ -72,3 +72,19 @@ DOM.svg = function (tag, attrs, ...children) {
     if (pressed.size && first) later(3000, true); // a press held this long is not a tap
   };
 })();
+
+/* The pages' one `t()`: ``texts()`` returns the page's table of texts (key -> text, or
+   for a text with a count key -> one form per CLDR plural category), ``lang()`` its
+   language. ``t(key, {name: value})`` fills in ``{name}``; a text with plural forms takes
+   the form of ``vars.n`` as the language's rules say (Russian has three). */
+DOM.translator = function (texts, lang) {
+  return function (key, vars) {
+    let text = (texts() || {})[key] || key;
+    if (typeof text === "object") {
+      const category = new Intl.PluralRules(lang() || "en").select(Number((vars || {}).n) || 0);
+      text = text[category] || text.other || text.many || key;
+    }
+    for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll(`{${k}}`, String(v));
+    return text;
+  };
+};

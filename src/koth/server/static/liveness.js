@@ -59,3 +59,81 @@ window.Liveness = class Liveness {
     document.body.classList.toggle("offline", Boolean(text));
   }
 };
+
+/* The one live connection of every page (game tables and quiz pages): a WebSocket to
+   ``path`` that says ``hello()`` when it opens, counts as alive only while frames arrive
+   (Liveness), and reconnects with backoff (0.5 s, 1 s, 2 s ... 10 s, with jitter; every
+   reconnect gets the full state again). Frames go to ``onFrame(data)``; an ``error``
+   frame is fatal (no reconnect after the close); ``onConn(state, waitMs)`` hears
+   "connecting", "offline" (with the wait before the next try) and "closed"; the page says
+   "live" itself when a state arrives. */
+window.LiveSocket = class LiveSocket {
+  constructor({ path, hello, onFrame, onConn, onFatal }) {
+    this.path = path;
+    this.hello = hello;
+    this.onFrame = onFrame;
+    this.onConn = onConn || (() => {});
+    this.onFatal = onFatal || (() => {});
+    this.attempt = 0;
+    this.socket = null;
+    this.fatal = null;
+    window.addEventListener("online", () => this.reconnectSoon(0));
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}${this.path}`);
+    this.socket = socket;
+    this.onConn("connecting");
+    socket.onopen = () => socket.send(JSON.stringify(this.hello()));
+    if (this.liveness) this.liveness.stop();
+    this.liveness = new window.Liveness(socket, () => {
+      // silent too long: this socket is dead even if the browser has not noticed
+      this.socket = null;
+      socket.close();
+      this.reconnectSoon();
+    });
+    socket.onmessage = (event) => {
+      this.liveness.beat();
+      const data = JSON.parse(event.data);
+      if (data.type === "state") this.attempt = 0;
+      if (data.type === "error") {
+        this.fatal = data.error;
+        this.onFatal(data.error);
+        return;
+      }
+      this.onFrame(data);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      if (this.fatal) return this.onConn("closed");
+      this.reconnectSoon();
+    };
+  }
+
+  /* close this socket and open a new one at once (the server asked for it) */
+  reopen() {
+    const socket = this.socket;
+    this.socket = null;
+    if (this.liveness) this.liveness.stop();
+    if (socket) socket.close();
+    this.connect();
+  }
+
+  reconnectSoon(delay) {
+    const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt += 1;
+    this.onConn("offline", wait);
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.connect(), wait);
+  }
+
+  /* a request could not reach the server: do not wait for the silence to say so */
+  dropped() {
+    const socket = this.socket;
+    this.socket = null;
+    if (this.liveness) this.liveness.stop();
+    if (socket) socket.close();
+    this.reconnectSoon(0);
+  }
+};

@@ -1,22 +1,14 @@
-/* Quiz pages: shared helpers. A live connection is one WebSocket that says hello with a
-   role and a token, gets the full state of its audience, and reconnects with backoff
-   (0.5 s, 1 s, 2 s ... 10 s, with jitter); every reconnect gets the full state again. */
+/* Quiz pages: shared helpers. A live connection (LiveSocket in liveness.js, shared with
+   the game tables) says hello with a role and a token, gets the full state of its
+   audience, and reconnects with backoff; every reconnect gets the full state again. */
 "use strict";
 const Q = (window.Q = window.Q || {});
 // the page's settings and texts, as data (the pages' security policy runs no inline script)
 Q.cfg = JSON.parse((document.getElementById("quiz-config") || {}).textContent || "{}");
 
 // A text of the page's table; a text with a count has one form per plural category
-// (Russian has three), chosen by ``vars.n`` as the language's rules say.
-Q.t = function (key, vars) {
-  let text = (Q.cfg.t && Q.cfg.t[key]) || key;
-  if (typeof text === "object") {
-    const category = new Intl.PluralRules(Q.cfg.lang || "en").select(Number((vars || {}).n) || 0);
-    text = text[category] || text.other || text.many || key;
-  }
-  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll(`{${k}}`, String(v));
-  return text;
-};
+// (Russian has three), chosen by ``vars.n`` as the language's rules say (DOM.translator).
+Q.t = DOM.translator(() => Q.cfg.t, () => Q.cfg.lang);
 
 Q.el = DOM.el;
 Q.svg = DOM.svg;
@@ -66,13 +58,23 @@ Q.Live = class {
     this.role = role;
     this.token = token;
     this.onState = onState;
-    this.onFatal = onFatal || (() => {});
-    this.attempt = 0;
     this.seq = -1;
     this.offset = 0; // server clock minus local clock, seconds
     this.live = false;
     this.waiting = []; // resolved by the next full state (see whenLive)
-    window.addEventListener("online", () => this.reconnectSoon(0));
+    // the page's one live connection (LiveSocket, shared with the game tables)
+    this.socket = new LiveSocket({
+      path: `/api/quiz/events/${Q.cfg.eventId}/ws`,
+      hello: () => ({ type: "hello", role: this.role, token: this.token }),
+      onConn: (state) => {
+        // offline stays offline until a state arrives
+        if (state === "connecting" && this.state !== "offline") this.setConn(Q.t("reconnecting"), "connecting");
+        else if (state === "offline") this.setConn(Q.t("offline"), "offline");
+        else if (state === "closed") this.setConn("closed", "closed");
+      },
+      onFatal: onFatal || (() => {}),
+      onFrame: (msg) => this.frame(msg),
+    });
     window.addEventListener("offline", () => this.setConn(Q.t("offline"), "offline"));
   }
 
@@ -83,54 +85,22 @@ Q.Live = class {
   }
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/quiz/events/${Q.cfg.eventId}/ws`);
-    this.socket = socket;
-    if (this.state !== "offline") this.setConn(Q.t("reconnecting"), "connecting"); // offline stays offline until a state arrives
-    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", role: this.role, token: this.token }));
-    if (this.liveness) this.liveness.stop();
-    this.liveness = new Liveness(socket, () => {
-      // silent too long: this socket is dead even if the browser has not noticed
-      this.socket = null;
-      socket.close();
-      this.reconnectSoon();
-    });
-    socket.onmessage = (event) => {
-      this.liveness.beat();
-      const msg = JSON.parse(event.data);
-      if (msg.type === "state") {
-        this.attempt = 0;
-        this.setConn(Q.t("live"), "live");
-        this.offset = msg.server_time - Date.now() / 1000;
-        msg.received_local = Date.now() / 1000;
-        if (msg.seq < this.seq) return; // an older picture
-        this.seq = msg.seq;
-        window.__quizFrames = (window.__quizFrames || 0) + 1;
-        this.onState(msg);
-      } else if (msg.type === "reconnect") {
-        // the team was renamed or merged: the token now names another audience
-        this.socket = null;
-        this.liveness.stop();
-        socket.close();
-        this.connect();
-      } else if (msg.type === "error") {
-        this.fatal = msg.error;
-        this.onFatal(msg.error);
-      }
-    };
-    socket.onclose = () => {
-      if (this.socket !== socket) return;
-      if (this.fatal) return this.setConn("closed", "closed");
-      this.reconnectSoon();
-    };
+    this.socket.connect();
   }
 
-  reconnectSoon(delay) {
-    const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
-    this.attempt += 1;
-    this.setConn(Q.t("offline"), "offline");
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.connect(), wait);
+  frame(msg) {
+    if (msg.type === "state") {
+      this.setConn(Q.t("live"), "live");
+      this.offset = msg.server_time - Date.now() / 1000;
+      msg.received_local = Date.now() / 1000;
+      if (msg.seq < this.seq) return; // an older picture
+      this.seq = msg.seq;
+      window.__quizFrames = (window.__quizFrames || 0) + 1;
+      this.onState(msg);
+    } else if (msg.type === "reconnect") {
+      // the team was renamed or merged: the token now names another audience
+      this.socket.reopen();
+    }
   }
 
   setConn(text, state) {
@@ -158,11 +128,7 @@ Q.Live = class {
   /* a request could not reach the server: do not wait for the silence to say so */
   dropped() {
     if (this.state === "offline") return;
-    const socket = this.socket;
-    this.socket = null;
-    if (this.liveness) this.liveness.stop();
-    if (socket) socket.close();
-    this.reconnectSoon(0);
+    this.socket.dropped();
   }
 };
 
