@@ -1,0 +1,650 @@
+"""The card game's rules as compiled loops over a batch of games (numba).
+
+One row of ``g`` (int64 fields, ``cards_layout.F_*``) and of ``stk`` (the pyramid's
+cards) is one game; every function here reads and writes game ``i`` alone, so the
+batch's loops hand the games to one worker per core. The rules follow
+``koth.games.cards.rules`` and ``legal`` step by step (rule numbers from
+docs/rules/cards.md); tests/vector/test_cards_batch.py plays both side by side.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from koth.games.cards.state import Phase
+from koth.vector._jit import below, jit, jit_parallel, lowest_bit, nth_bit, popcount, prange
+from koth.vector.cards_layout import (
+    ALL_NORMAL,
+    ATTACK_MASK,
+    ATTACK_VALUE,
+    C_DISCARDED,
+    C_FACE_UP,
+    C_MY_HAND,
+    C_MY_PENDING,
+    C_MY_RESERVE,
+    C_MY_TO_HAND,
+    C_MY_TO_RESERVE,
+    C_OPP_HAND,
+    C_OPP_HOLDS,
+    C_OPP_RESERVE,
+    C_OPP_WON,
+    C_PLAYED_ME,
+    C_PLAYED_OPP,
+    CHOOSE_BASE,
+    COVERS,
+    DEAL_TARGET,
+    F_BURIED,
+    F_DEALT,
+    F_DISCARDS,
+    F_GONE,
+    F_HAND,
+    F_JOKER_PUBLIC,
+    F_LAST,
+    F_LAST_TOP,
+    F_NROUNDS,
+    F_OWNER,
+    F_PENDING,
+    F_PHASE,
+    F_PLAYED,
+    F_RESERVE,
+    F_RROUND,
+    F_SLEN,
+    F_STACK,
+    F_TO_HAND,
+    F_TO_RESERVE,
+    F_TURN,
+    F_UNDEALT,
+    F_WINNER,
+    F_WON_TOPS,
+    IS_SINGLE,
+    JOKER_PLAY_ID,
+    MAX_RUN,
+    NUM_FIELDS,
+    O_ASSIGNED,
+    O_ASSIGNING,
+    O_CARDS,
+    O_CHOOSER,
+    O_DEALER,
+    O_DEALT,
+    O_FACE_DOWN_DISCARDS,
+    O_MY_CARDS,
+    O_MY_HAND,
+    O_MY_JOKER_PUBLIC,
+    O_MY_LAST,
+    O_MY_RESERVE,
+    O_NROUNDS,
+    O_OPP_CARDS,
+    O_OPP_HAND,
+    O_OPP_JOKER_PUBLIC,
+    O_OPP_LAST,
+    O_OPP_RESERVE,
+    O_OPP_SPLIT_SECRET,
+    O_PHASE,
+    O_REMAINING,
+    O_RROUND,
+    O_SIZE,
+    O_STACK,
+    O_STATUS,
+    O_TOP,
+    O_TURN,
+    OBS_SIZE,
+    P_DEALER,
+    P_JOKERS,
+    P_REVEAL,
+    P_TENS_EQUAL,
+    PLACE_HAND_BASE,
+    PLACE_RESERVE_BASE,
+    RUN_ID,
+    S_AVAILABLE,
+    S_DISCARDED,
+    S_WON_ME,
+    S_WON_OPP,
+    SINGLE_BASE,
+    STACK_SIZES,
+    SUIT_RUN_CARDS,
+    TM_BOTH,
+    TM_CHANCE,
+    TM_OVER,
+    TM_PLAYER0,
+)
+
+Array = Any
+
+DEAL = int(Phase.DEAL)
+RESERVE = int(Phase.RESERVE)
+CHOOSE = int(Phase.CHOOSE)
+ATTACK = int(Phase.ATTACK)
+TIEBREAK = int(Phase.TIEBREAK)
+ASSIGN = int(Phase.ASSIGN)
+OVER = int(Phase.OVER)
+START_CARDS = 12
+NUM_STACKS = 15
+APEX_JOKER = 54
+
+
+@jit
+def reset_game(g: Array, stk: Array, params: Array, i: int) -> None:
+    """Game ``i`` at the start of the deal (C2)."""
+    for f in range(NUM_FIELDS):
+        g[i, f] = 0
+    g[i, F_PHASE] = DEAL
+    g[i, F_HAND] = 1 << 52
+    g[i, F_HAND + 1] = 1 << 53
+    g[i, F_UNDEALT] = ALL_NORMAL
+    g[i, F_STACK] = -1
+    g[i, F_LAST] = -1
+    g[i, F_LAST + 1] = -1
+    g[i, F_WINNER] = -2
+    g[i, F_LAST_TOP] = -1
+    for s in range(NUM_STACKS):
+        g[i, F_OWNER + s] = -1
+    if params[P_JOKERS] == 3:
+        stk[i, 0, 0] = APEX_JOKER
+        g[i, F_SLEN] = 1
+
+
+@jit
+def stack_available(gone: int, s: int) -> bool:
+    """C3: bottom row, or a covering stack gone; the apex needs both gone."""
+    if (gone >> s) & 1:
+        return False
+    left = COVERS[s, 0]
+    if left < 0:
+        return True
+    a = (gone >> left) & 1
+    b = (gone >> COVERS[s, 1]) & 1
+    if s == 0:
+        return bool(a == 1 and b == 1)
+    return bool(a == 1 or b == 1)
+
+
+@jit
+def chooser(g: Array, params: Array, i: int) -> int:
+    """C5: the dealer chooses first, then the choice alternates."""
+    return int((params[P_DEALER] + g[i, F_TURN]) % 2)
+
+
+@jit
+def to_move(g: Array, params: Array, i: int) -> int:
+    phase = g[i, F_PHASE]
+    if phase == DEAL:
+        return TM_CHANCE
+    if phase in (RESERVE, ATTACK, TIEBREAK):
+        return TM_BOTH
+    if phase == CHOOSE:
+        return TM_PLAYER0 + chooser(g, params, i)
+    if phase == ASSIGN:
+        return int(TM_PLAYER0 + g[i, F_WINNER])
+    return TM_OVER
+
+
+@jit
+def legal(g: Array, params: Array, i: int, p: int, out: Array) -> int:
+    """Player ``p``'s legal action ids in game ``i``, in id order, into ``out``."""
+    phase = g[i, F_PHASE]
+    if phase == RESERVE:  # C4.1: the round's card of p, to hand or reserve
+        card = nth_bit(g[i, F_HAND + p] | g[i, F_RESERVE + p], g[i, F_RROUND])
+        if card >= 52:
+            card = 52
+        out[0] = PLACE_HAND_BASE + card
+        out[1] = PLACE_RESERVE_BASE + card
+        return 2
+    if phase in (ATTACK, TIEBREAK):  # C6.2
+        source = g[i, F_RESERVE + p] if phase == TIEBREAK else g[i, F_HAND + p]
+        normal = source & ALL_NORMAL
+        n = 0
+        rest = normal
+        while rest:
+            out[n] = SINGLE_BASE + lowest_bit(rest)
+            n += 1
+            rest &= rest - 1
+        for suit in range(4):
+            small = normal & SUIT_RUN_CARDS[suit]
+            if small & (small - 1):
+                for low in range(MAX_RUN):
+                    if not (small >> (low * 4 + suit)) & 1:
+                        continue
+                    for high in range(low + 1, MAX_RUN + 1):
+                        if not (small >> (high * 4 + suit)) & 1:
+                            break
+                        out[n] = RUN_ID[suit, low, high]
+                        n += 1
+        out[n] = JOKER_PLAY_ID
+        return n + 1
+    if phase == CHOOSE:  # C3, C5
+        if p != chooser(g, params, i):
+            return 0
+        n = 0
+        gone = g[i, F_GONE]
+        for s in range(NUM_STACKS):
+            if stack_available(gone, s):
+                out[n] = CHOOSE_BASE + s
+                n += 1
+        return n
+    if phase == ASSIGN and p == g[i, F_WINNER]:  # C11.1
+        card = lowest_bit(g[i, F_PENDING])
+        out[0] = PLACE_HAND_BASE + card
+        out[1] = PLACE_RESERVE_BASE + card
+        return 2
+    return 0
+
+
+# ------------------------------------------------------------------ transitions
+@jit
+def apply_deal(g: Array, stk: Array, i: int, card: int) -> None:
+    """C2.1: the next card of the deal goes to its player or stack."""
+    k = g[i, F_DEALT]
+    target = DEAL_TARGET[k]
+    if target < 2:
+        g[i, F_HAND + target] |= 1 << card
+    else:
+        s = target - 2
+        stk[i, s, g[i, F_SLEN + s]] = card
+        g[i, F_SLEN + s] += 1
+    g[i, F_UNDEALT] &= ~(1 << card)
+    g[i, F_DEALT] = k + 1
+    if k + 1 == 52:
+        g[i, F_PHASE] = RESERVE
+
+
+@jit
+def deal_random(g: Array, stk: Array, rng: Array, i: int) -> int:
+    """Deal one card drawn uniformly from the undealt ones; returns it."""
+    undealt = g[i, F_UNDEALT]
+    card = nth_bit(undealt, below(rng, i, popcount(undealt)))
+    apply_deal(g, stk, i, card)
+    return card
+
+
+@jit
+def apply_reserve(g: Array, i: int, a0: int, a1: int) -> None:
+    """C4.1: both players' card of this round to hand or reserve."""
+    for p in range(2):
+        a = a0 if p == 0 else a1
+        if a >= PLACE_RESERVE_BASE:
+            bit = 1 << nth_bit(g[i, F_HAND + p] | g[i, F_RESERVE + p], g[i, F_RROUND])
+            g[i, F_HAND + p] &= ~bit
+            g[i, F_RESERVE + p] |= bit
+    g[i, F_RROUND] += 1
+    if g[i, F_RROUND] == START_CARDS:
+        g[i, F_PHASE] = CHOOSE
+
+
+@jit
+def apply_choose(g: Array, i: int, a: int) -> None:
+    g[i, F_STACK] = a - CHOOSE_BASE
+    g[i, F_PHASE] = ATTACK
+    g[i, F_NROUNDS] = 0
+    g[i, F_LAST] = -1
+    g[i, F_LAST + 1] = -1
+
+
+@jit
+def joker_home(g: Array, i: int) -> None:
+    """C8.2: after a tie-break both Jokers go back to their owners' hands."""
+    for p in range(2):
+        joker = 1 << (52 + p)
+        if g[i, F_RESERVE + p] & joker:
+            g[i, F_RESERVE + p] ^= joker
+            g[i, F_HAND + p] |= joker
+
+
+@jit
+def resolve(g: Array, stk: Array, params: Array, i: int, a0: int, a1: int) -> None:
+    """C6-C10: reveal both attacks, discard their cards, and decide the fight."""
+    tiebreak = g[i, F_PHASE] == TIEBREAK
+    for p in range(2):
+        a = a0 if p == 0 else a1
+        if a == JOKER_PLAY_ID:
+            g[i, F_JOKER_PUBLIC + p] = 1
+            joker = 1 << (52 + p)
+            if not tiebreak and g[i, F_RESERVE + p] & joker:  # C6.1
+                g[i, F_RESERVE + p] ^= joker
+                g[i, F_HAND + p] |= joker
+            continue
+        mask = ATTACK_MASK[a]
+        if tiebreak:
+            g[i, F_RESERVE + p] &= ~mask
+        else:
+            g[i, F_HAND + p] &= ~mask
+        g[i, F_DISCARDS] |= mask  # C10
+        g[i, F_PLAYED + p] |= mask
+    g[i, F_NROUNDS] += 1
+    g[i, F_LAST] = a0
+    g[i, F_LAST + 1] = a1
+    if a0 == JOKER_PLAY_ID and a1 == JOKER_PLAY_ID:
+        winner = -1  # C9
+    else:
+        diff = ATTACK_VALUE[a0] - ATTACK_VALUE[a1]
+        if (
+            diff == 0
+            and params[P_TENS_EQUAL] == 0
+            and IS_SINGLE[a0]
+            and IS_SINGLE[a1]
+            and ATTACK_VALUE[a0] == 10
+        ):  # C7.1: 10 < J < Q < K
+            diff = ((a0 - SINGLE_BASE) >> 2) - ((a1 - SINGLE_BASE) >> 2)
+        if diff == 0:  # C8: Jokers into the reserves, fight on from there
+            for p in range(2):
+                joker = 1 << (52 + p)
+                if g[i, F_HAND + p] & joker:
+                    g[i, F_HAND + p] ^= joker
+                    g[i, F_RESERVE + p] |= joker
+                g[i, F_JOKER_PUBLIC + p] = 1  # C8.1
+            g[i, F_PHASE] = TIEBREAK
+            return
+        winner = 0 if diff > 0 else 1
+    if g[i, F_NROUNDS] > 1:
+        joker_home(g, i)
+    finish_fight(g, stk, params, i, winner)
+
+
+@jit
+def finish_fight(g: Array, stk: Array, params: Array, i: int, winner: int) -> None:
+    s = g[i, F_STACK]
+    size = g[i, F_SLEN + s]
+    won = 0
+    for k in range(size):
+        won |= 1 << stk[i, s, k]
+    top = stk[i, s, size - 1] if size > 0 else -1
+    g[i, F_SLEN + s] = 0
+    g[i, F_GONE] |= 1 << s
+    g[i, F_WINNER] = winner
+    g[i, F_LAST_TOP] = top
+    g[i, F_OWNER + s] = 2 if winner == -1 else winner
+    g[i, F_NROUNDS] = 0
+    g[i, F_LAST] = -1
+    g[i, F_LAST + 1] = -1
+    g[i, F_STACK] = -1
+    if winner == -1:  # C9
+        g[i, F_DISCARDS] |= won
+        if params[P_REVEAL] == 0 and size > 0:  # C9.1
+            g[i, F_BURIED] |= won & ~(1 << top)
+        if s == 0:
+            g[i, F_PHASE] = OVER  # C12: a draw
+        else:
+            g[i, F_PHASE] = CHOOSE
+            g[i, F_TURN] += 1
+    elif s == 0:  # C12: the apex is won
+        g[i, F_HAND + winner] |= won
+        if top >= 0:
+            g[i, F_WON_TOPS + winner] |= 1 << top
+        g[i, F_PHASE] = OVER
+    else:
+        g[i, F_PENDING] = won
+        g[i, F_PHASE] = ASSIGN
+
+
+@jit
+def apply_assign(g: Array, i: int, a: int) -> None:
+    """C11.1: the next won card to hand or reserve; placed when all are assigned."""
+    pending = g[i, F_PENDING]
+    bit = pending & -pending
+    g[i, F_PENDING] = pending ^ bit
+    if a >= PLACE_RESERVE_BASE:
+        g[i, F_TO_RESERVE] |= bit
+    else:
+        g[i, F_TO_HAND] |= bit
+    if g[i, F_PENDING]:
+        return
+    w = g[i, F_WINNER]
+    g[i, F_HAND + w] |= g[i, F_TO_HAND]
+    g[i, F_RESERVE + w] |= g[i, F_TO_RESERVE]
+    g[i, F_TO_HAND] = 0
+    g[i, F_TO_RESERVE] = 0
+    if g[i, F_LAST_TOP] >= 0:
+        g[i, F_WON_TOPS + w] |= 1 << g[i, F_LAST_TOP]
+    g[i, F_PHASE] = CHOOSE
+    g[i, F_TURN] += 1
+
+
+# ------------------------------------------------------------------ observation
+@jit
+def mark(row: Array, mask: int, code: int, me: int) -> None:
+    """Write ``code`` for every card of ``mask`` (Jokers to my/their/the apex slot)."""
+    while mask:
+        card = lowest_bit(mask)
+        mask &= mask - 1
+        if card >= 52 and card < 54:
+            card = 52 if card == 52 + me else 53
+        row[O_CARDS + card] = code
+
+
+@jit
+def slot_of(card: int, me: int) -> int:
+    if card >= 52 and card < 54:
+        return 52 if card == 52 + me else 53
+    return card
+
+
+@jit
+def joker_public(g: Array, i: int, p: int) -> bool:
+    return bool(g[i, F_JOKER_PUBLIC + p] == 1 or g[i, F_PHASE] == TIEBREAK)
+
+
+@jit
+def observe(g: Array, stk: Array, params: Array, i: int, me: int, row: Array) -> None:
+    """Player ``me``'s observation of game ``i`` (the layout of ``cards_layout``):
+    a function of what ``view(state, me)`` shows, nothing else."""
+    for k in range(OBS_SIZE):
+        row[k] = 0
+    opp = 1 - me
+    phase = g[i, F_PHASE]
+    hidden = g[i, F_BURIED] if phase != OVER else 0
+    discards = g[i, F_DISCARDS]
+    visible = discards & ~hidden
+    my_cards = g[i, F_HAND + me] | g[i, F_RESERVE + me]
+    opp_cards = g[i, F_HAND + opp] | g[i, F_RESERVE + opp]
+    mark(row, g[i, F_HAND + me], C_MY_HAND, me)
+    mark(row, g[i, F_RESERVE + me], C_MY_RESERVE, me)
+    mark(row, g[i, F_WON_TOPS + opp] & ~discards & opp_cards, C_OPP_HOLDS, me)
+    opp_joker = 1 << (52 + opp)
+    if joker_public(g, i, opp):
+        row[O_CARDS + 53] = C_OPP_HAND if g[i, F_HAND + opp] & opp_joker else C_OPP_RESERVE
+    else:
+        row[O_CARDS + 53] = C_OPP_HOLDS
+    mark(row, visible & g[i, F_PLAYED + me], C_PLAYED_ME, me)
+    mark(row, visible & g[i, F_PLAYED + opp], C_PLAYED_OPP, me)
+    mark(row, visible & ~g[i, F_PLAYED] & ~g[i, F_PLAYED + 1], C_DISCARDED, me)
+    if phase == ASSIGN:
+        if g[i, F_WINNER] == me:
+            mark(row, g[i, F_PENDING], C_MY_PENDING, me)
+            mark(row, g[i, F_TO_HAND], C_MY_TO_HAND, me)
+            mark(row, g[i, F_TO_RESERVE], C_MY_TO_RESERVE, me)
+        elif g[i, F_LAST_TOP] >= 0:
+            row[O_CARDS + slot_of(g[i, F_LAST_TOP], me)] = C_OPP_WON
+        row[O_ASSIGNING] = 1 if g[i, F_WINNER] == me else 2
+        row[O_REMAINING] = popcount(g[i, F_PENDING])
+        row[O_ASSIGNED] = popcount(g[i, F_TO_HAND] | g[i, F_TO_RESERVE])
+    gone = g[i, F_GONE]
+    for s in range(NUM_STACKS):
+        size = g[i, F_SLEN + s]
+        row[O_SIZE + s] = size
+        if size > 0 and (s == 0 or size == STACK_SIZES[s]):  # the top shows (C2)
+            top = slot_of(stk[i, s, size - 1], me)
+            row[O_CARDS + top] = C_FACE_UP
+            row[O_TOP + s] = top + 1
+        owner = g[i, F_OWNER + s]
+        if owner == me:
+            row[O_STATUS + s] = S_WON_ME
+        elif owner == opp:
+            row[O_STATUS + s] = S_WON_OPP
+        elif owner == 2:
+            row[O_STATUS + s] = S_DISCARDED
+        elif phase >= CHOOSE and stack_available(gone, s):
+            row[O_STATUS + s] = S_AVAILABLE
+    row[O_PHASE] = phase
+    row[O_DEALER] = 1 if params[P_DEALER] == me else 0
+    row[O_DEALT] = g[i, F_DEALT]
+    row[O_RROUND] = g[i, F_RROUND]
+    row[O_TURN] = g[i, F_TURN]
+    if phase != OVER:
+        row[O_CHOOSER] = 1 if chooser(g, params, i) == me else 2
+    row[O_STACK] = g[i, F_STACK] + 1
+    row[O_NROUNDS] = g[i, F_NROUNDS]
+    if g[i, F_LAST + me] >= 0:
+        row[O_MY_LAST] = g[i, F_LAST + me] - SINGLE_BASE + 1
+        row[O_OPP_LAST] = g[i, F_LAST + opp] - SINGLE_BASE + 1
+    row[O_MY_CARDS] = popcount(my_cards)
+    row[O_MY_HAND] = popcount(g[i, F_HAND + me])
+    row[O_MY_RESERVE] = popcount(g[i, F_RESERVE + me])
+    row[O_OPP_CARDS] = popcount(opp_cards)
+    if phase == RESERVE:  # C4.2
+        row[O_OPP_SPLIT_SECRET] = 1
+    else:
+        row[O_OPP_HAND] = popcount(g[i, F_HAND + opp])
+        row[O_OPP_RESERVE] = popcount(g[i, F_RESERVE + opp])
+    row[O_MY_JOKER_PUBLIC] = 1 if joker_public(g, i, me) else 0
+    row[O_OPP_JOKER_PUBLIC] = 1 if joker_public(g, i, opp) else 0
+    row[O_FACE_DOWN_DISCARDS] = popcount(hidden)
+
+
+@jit
+def returns_of(g: Array, i: int, out: Array) -> None:
+    """C12: +1 to the apex's winner, -1 to the other, 0 each for a discarded apex."""
+    w = g[i, F_WINNER]
+    out[i, 0] = 0.0
+    out[i, 1] = 0.0
+    if g[i, F_PHASE] == OVER and w >= 0:
+        out[i, w] = 1.0
+        out[i, 1 - w] = -1.0
+
+
+# ------------------------------------------------------------------ batch loops
+@jit
+def refresh(
+    g: Array,
+    stk: Array,
+    params: Array,
+    i: int,
+    obs: Array,
+    mask: Array,
+    ids: Array,
+    count: Array,
+    movers: Array,
+) -> None:
+    """Game ``i``'s node, legal actions (list and mask) and both observations."""
+    movers[i] = to_move(g, params, i)
+    for p in range(2):
+        row = mask[i, p]
+        if count[i, p] > 8:
+            row[:] = False
+        else:
+            for k in range(count[i, p]):
+                row[ids[i, p, k]] = False
+        n = legal(g, params, i, p, ids[i, p])
+        count[i, p] = n
+        for k in range(n):
+            row[ids[i, p, k]] = True
+        observe(g, stk, params, i, p, obs[i, p])
+
+
+@jit
+def start(g: Array, stk: Array, params: Array, rng: Array, i: int, auto_chance: bool) -> None:
+    reset_game(g, stk, params, i)
+    if auto_chance:
+        while g[i, F_PHASE] == DEAL:
+            deal_random(g, stk, rng, i)
+
+
+@jit
+def reset_range(
+    g: Array,
+    stk: Array,
+    params: Array,
+    rng: Array,
+    obs: Array,
+    mask: Array,
+    ids: Array,
+    count: Array,
+    movers: Array,
+    auto_chance: bool,
+) -> None:
+    for i in range(g.shape[0]):
+        start(g, stk, params, rng, i, auto_chance)
+        refresh(g, stk, params, i, obs, mask, ids, count, movers)
+
+
+@jit
+def first_invalid(
+    g: Array, movers: Array, mask: Array, actions: Array, chance: Array, num_actions: int
+) -> int:
+    """``3 * i + p`` for the first game ``i`` whose player ``p`` (2: chance) was handed
+    an action it may not take, or -1 when all are legal."""
+    for i in range(movers.shape[0]):
+        mover = movers[i]
+        if mover == TM_CHANCE:
+            c = chance[i]
+            if c >= 0 and (c >= 52 or not (g[i, F_UNDEALT] >> c) & 1):
+                return 3 * i + 2
+        elif mover != TM_OVER:
+            for p in range(2):
+                if mover == TM_BOTH or mover == TM_PLAYER0 + p:
+                    a = actions[i, p]
+                    if a < 0 or a >= num_actions or not mask[i, p, a]:
+                        return 3 * i + p
+    return -1
+
+
+@jit
+def step_one(arrays: Array, autoreset: bool, auto_chance: bool, i: int) -> None:
+    """One step of game ``i`` (its actions were checked by ``first_invalid``);
+    ``arrays`` are the batch's, in the order ``CardsBatch.step`` passes them."""
+    (g, stk, params, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
+    rewards, terminated, chance_taken, final_obs = arrays[11:]
+    rewards[i, 0] = 0.0
+    rewards[i, 1] = 0.0
+    terminated[i] = False
+    chance_taken[i] = -1
+    mover = movers[i]
+    if mover == TM_OVER:
+        return
+    phase = g[i, F_PHASE]
+    if mover == TM_CHANCE:
+        if chance[i] >= 0:
+            apply_deal(g, stk, i, chance[i])
+            chance_taken[i] = chance[i]
+        else:
+            chance_taken[i] = deal_random(g, stk, rng, i)
+    elif phase == RESERVE:
+        apply_reserve(g, i, actions[i, 0], actions[i, 1])
+    elif phase in (ATTACK, TIEBREAK):
+        resolve(g, stk, params, i, actions[i, 0], actions[i, 1])
+    elif phase == CHOOSE:
+        apply_choose(g, i, actions[i, mover - TM_PLAYER0])
+    else:
+        apply_assign(g, i, actions[i, mover - TM_PLAYER0])
+    if auto_chance:
+        while g[i, F_PHASE] == DEAL:
+            deal_random(g, stk, rng, i)
+    if g[i, F_PHASE] == OVER:
+        returns_of(g, i, rewards)
+        terminated[i] = True
+        if autoreset:
+            refresh(g, stk, params, i, obs, mask, ids, count, movers)
+            final_obs[i] = obs[i]
+            start(g, stk, params, rng, i, auto_chance)
+    refresh(g, stk, params, i, obs, mask, ids, count, movers)
+
+
+@jit
+def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
+    """One step of every game, in this thread (small batches)."""
+    for i in range(arrays[0].shape[0]):
+        step_one(arrays, autoreset, auto_chance, i)
+
+
+@jit_parallel
+def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
+    """One step of every game, the batch split among one worker per core."""
+    for i in prange(arrays[0].shape[0]):
+        step_one(arrays, autoreset, auto_chance, i)
+
+
+@jit
+def random_actions(rng: Array, ids: Array, count: Array, out: Array) -> None:
+    """A uniformly random legal action for every player who has one (-1 otherwise)."""
+    for i in range(ids.shape[0]):
+        for p in range(2):
+            n = count[i, p]
+            out[i, p] = ids[i, p, below(rng, i, n)] if n > 0 else -1
