@@ -98,6 +98,7 @@ class CardsBatch:
         self._ids = np.zeros((n, 2, MAX_LEGAL), dtype=np.int64)
         self._count = np.zeros((n, 2), dtype=np.int64)
         self._no_chance = np.full(n, -1, dtype=np.int64)
+        self._all_games = np.ones(n, dtype=np.bool_)
         #: each player's observation (``cards_layout``), from its own seat
         self.observations = np.zeros((n, 2, OBS_SIZE), dtype=np.uint8)
         #: the observations of the games that ended in the last step, before they restarted
@@ -140,10 +141,17 @@ class CardsBatch:
         )
         self._started = True
 
-    def step(self, actions: npt.ArrayLike, chance: npt.ArrayLike | None = None) -> None:
+    def step(
+        self,
+        actions: npt.ArrayLike,
+        chance: npt.ArrayLike | None = None,
+        active: npt.ArrayLike | None = None,
+    ) -> None:
         """Every game one step: ``actions[i, p]`` for each player ``p`` to move in game
         ``i`` (others ignored), ``chance[i]`` a card id to deal at a chance node (-1 or
-        no array: drawn inside). Nothing changes when any action is illegal."""
+        no array: drawn inside). With ``active`` (booleans, one per game) only the
+        games marked True move; the others keep their state and last step's rewards.
+        Nothing changes when any action is illegal."""
         if not self._started:
             raise GameOverError("the batch has not started: call reset(seed) first")
         joint = np.ascontiguousarray(actions, dtype=np.int64)
@@ -160,7 +168,17 @@ class CardsBatch:
                     f"chance must be an array of shape ({self.num_games},), one card per "
                     f"game (-1: drawn inside), not of shape {dealt.shape}"
                 )
-        bad = k.first_invalid(self._g, self.to_move, self.legal_mask, joint, dealt, NUM_ACTIONS)
+        moving = self._all_games
+        if active is not None:
+            moving = np.ascontiguousarray(active, dtype=np.bool_)
+            if moving.shape != (self.num_games,):
+                raise IllegalActionError(
+                    f"active must be an array of shape ({self.num_games},), one flag per "
+                    f"game, not of shape {moving.shape}"
+                )
+        bad = k.first_invalid(
+            self._g, self.to_move, self.legal_mask, joint, dealt, moving, NUM_ACTIONS
+        )
         if bad >= 0:
             self._refuse(bad // 3, bad % 3, joint, dealt)
         step = k.step_parallel if self.parallel else k.step_serial
@@ -180,6 +198,7 @@ class CardsBatch:
             self.terminated,
             self.chance_taken,
             self.final_observations,
+            moving,
         )
         step(arrays, self.autoreset, self.auto_chance)
 
@@ -239,6 +258,7 @@ class CardsBatch:
             self._ids,
             self._count,
             self._no_chance,
+            self._all_games,
             self.observations,
             self.final_observations,
             self.legal_mask,

@@ -567,11 +567,19 @@ def reset_range(
 
 @jit
 def first_invalid(
-    g: Array, movers: Array, mask: Array, actions: Array, chance: Array, num_actions: int
+    g: Array,
+    movers: Array,
+    mask: Array,
+    actions: Array,
+    chance: Array,
+    active: Array,
+    num_actions: int,
 ) -> int:
-    """``3 * i + p`` for the first game ``i`` whose player ``p`` (2: chance) was handed
-    an action it may not take, or -1 when all are legal."""
+    """``3 * i + p`` for the first active game ``i`` whose player ``p`` (2: chance) was
+    handed an action it may not take, or -1 when all are legal."""
     for i in range(movers.shape[0]):
+        if not active[i]:
+            continue
         mover = movers[i]
         if mover == TM_CHANCE:
             c = chance[i]
@@ -591,7 +599,9 @@ def step_one(arrays: Array, autoreset: bool, auto_chance: bool, i: int) -> None:
     """One step of game ``i`` (its actions were checked by ``first_invalid``);
     ``arrays`` are the batch's, in the order ``CardsBatch.step`` passes them."""
     (g, stk, params, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
-    rewards, terminated, chance_taken, final_obs = arrays[11:]
+    rewards, terminated, chance_taken, final_obs, active = arrays[11:]
+    if not active[i]:
+        return
     rewards[i, 0] = 0.0
     rewards[i, 1] = 0.0
     terminated[i] = False
