@@ -56,7 +56,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 from tests.core.toy_game import SecretDuel  # noqa: E402
 
-from koth.build import build_kind  # noqa: E402
+from koth.build import build_kind, notice_pure_build  # noqa: E402
 from koth.core.chance import sample_outcome  # noqa: E402
 from koth.core.game import Game  # noqa: E402
 from koth.core.players import PlayerId, ToMove  # noqa: E402
@@ -277,6 +277,7 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=None, help="core to pin to")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
+    notice_pure_build()
     console = Console(width=130)
     cpu = pin_to_one_core(args.cpu)
     if args.rounds < 1 or args.seconds <= 0:

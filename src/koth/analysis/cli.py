@@ -18,6 +18,7 @@ from koth.analysis.engine import (
     analyse_record,
     load_analysable,
 )
+from koth.build import notice_pure_build
 from koth.core.errors import KothError
 from koth.core.players import seat_name
 from koth.games.terminal import fail
@@ -93,6 +94,7 @@ def analyze_command(
     """Estimate each decision's win chance from the player's own view, name the move the
     agent prefers and mark the moves that lost most (?? blunder, ? mistake, ?! inaccuracy).
     """
+    notice_pure_build()
     if out is not None and not out.parent.is_dir():
         raise _fail(f"cannot write the chart to {out}: no folder {out.parent}")
     try:

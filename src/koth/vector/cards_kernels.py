@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from koth.games.cards.state import Phase
 from koth.vector._jit import below, jit, jit_parallel, lowest_bit, nth_bit, popcount, prange
 from koth.vector.cards_layout import (
@@ -97,6 +99,7 @@ from koth.vector.cards_layout import (
     RUN_ID,
     S_AVAILABLE,
     S_DISCARDED,
+    S_IN_PLAY,
     S_WON_ME,
     S_WON_OPP,
     SINGLE_BASE,
@@ -120,6 +123,10 @@ OVER = int(Phase.OVER)
 START_CARDS = 12
 NUM_STACKS = 15
 APEX_JOKER = 54
+#: each 8-bit value with bit k moved to the lowest bit of byte k
+SPREAD = np.array(
+    [sum(((v >> k) & 1) << (8 * k) for k in range(8)) for v in range(256)], dtype=np.int64
+)
 
 
 @jit
@@ -400,33 +407,28 @@ def apply_assign(g: Array, i: int, a: int) -> None:
 
 # ------------------------------------------------------------------ observation
 @jit
-def mark(row: Array, mask: int, code: int, me: int) -> None:
-    """Write ``code`` for every card of ``mask`` (Jokers to my/their/the apex slot)."""
-    while mask:
-        card = lowest_bit(mask)
-        mask &= mask - 1
-        if card >= 52 and card < 54:
-            card = 52 if card == 52 + me else 53
-        row[O_CARDS + card] = code
-
-
-@jit
-def slot_of(card: int, me: int) -> int:
-    if card >= 52 and card < 54:
-        return 52 if card == 52 + me else 53
-    return card
-
-
-@jit
 def joker_public(g: Array, i: int, p: int) -> bool:
     return bool(g[i, F_JOKER_PUBLIC + p] == 1 or g[i, F_PHASE] == TIEBREAK)
+
+
+@jit
+def with_code(planes: Any, mask: int, code: int) -> Any:
+    """``planes`` (the four bits of every card's code, one mask per bit) with the
+    cards of ``mask`` given ``code`` (the zones are disjoint: no card gets two)."""
+    p0, p1, p2, p3 = planes
+    return (
+        p0 | (mask if code & 1 else 0),
+        p1 | (mask if code & 2 else 0),
+        p2 | (mask if code & 4 else 0),
+        p3 | (mask if code & 8 else 0),
+    )
 
 
 @jit
 def observe(g: Array, stk: Array, params: Array, i: int, me: int, row: Array) -> None:
     """Player ``me``'s observation of game ``i`` (the layout of ``cards_layout``):
     a function of what ``view(state, me)`` shows, nothing else."""
-    for k in range(OBS_SIZE):
+    for k in range(O_PHASE, OBS_SIZE):
         row[k] = 0
     opp = 1 - me
     phase = g[i, F_PHASE]
@@ -435,44 +437,63 @@ def observe(g: Array, stk: Array, params: Array, i: int, me: int, row: Array) ->
     visible = discards & ~hidden
     my_cards = g[i, F_HAND + me] | g[i, F_RESERVE + me]
     opp_cards = g[i, F_HAND + opp] | g[i, F_RESERVE + opp]
-    mark(row, g[i, F_HAND + me], C_MY_HAND, me)
-    mark(row, g[i, F_RESERVE + me], C_MY_RESERVE, me)
-    mark(row, g[i, F_WON_TOPS + opp] & ~discards & opp_cards, C_OPP_HOLDS, me)
+    planes = (0, 0, 0, 0)
+    planes = with_code(planes, g[i, F_HAND + me], C_MY_HAND)
+    planes = with_code(planes, g[i, F_RESERVE + me], C_MY_RESERVE)
+    planes = with_code(planes, g[i, F_WON_TOPS + opp] & ~discards & opp_cards, C_OPP_HOLDS)
     opp_joker = 1 << (52 + opp)
-    if joker_public(g, i, opp):
-        row[O_CARDS + 53] = C_OPP_HAND if g[i, F_HAND + opp] & opp_joker else C_OPP_RESERVE
+    if not joker_public(g, i, opp):
+        planes = with_code(planes, opp_joker, C_OPP_HOLDS)
+    elif g[i, F_HAND + opp] & opp_joker:
+        planes = with_code(planes, opp_joker, C_OPP_HAND)
     else:
-        row[O_CARDS + 53] = C_OPP_HOLDS
-    mark(row, visible & g[i, F_PLAYED + me], C_PLAYED_ME, me)
-    mark(row, visible & g[i, F_PLAYED + opp], C_PLAYED_OPP, me)
-    mark(row, visible & ~g[i, F_PLAYED] & ~g[i, F_PLAYED + 1], C_DISCARDED, me)
+        planes = with_code(planes, opp_joker, C_OPP_RESERVE)
+    planes = with_code(planes, visible & g[i, F_PLAYED + me], C_PLAYED_ME)
+    planes = with_code(planes, visible & g[i, F_PLAYED + opp], C_PLAYED_OPP)
+    planes = with_code(planes, visible & ~g[i, F_PLAYED] & ~g[i, F_PLAYED + 1], C_DISCARDED)
     if phase == ASSIGN:
         if g[i, F_WINNER] == me:
-            mark(row, g[i, F_PENDING], C_MY_PENDING, me)
-            mark(row, g[i, F_TO_HAND], C_MY_TO_HAND, me)
-            mark(row, g[i, F_TO_RESERVE], C_MY_TO_RESERVE, me)
+            planes = with_code(planes, g[i, F_PENDING], C_MY_PENDING)
+            planes = with_code(planes, g[i, F_TO_HAND], C_MY_TO_HAND)
+            planes = with_code(planes, g[i, F_TO_RESERVE], C_MY_TO_RESERVE)
         elif g[i, F_LAST_TOP] >= 0:
-            row[O_CARDS + slot_of(g[i, F_LAST_TOP], me)] = C_OPP_WON
+            planes = with_code(planes, 1 << g[i, F_LAST_TOP], C_OPP_WON)
         row[O_ASSIGNING] = 1 if g[i, F_WINNER] == me else 2
         row[O_REMAINING] = popcount(g[i, F_PENDING])
         row[O_ASSIGNED] = popcount(g[i, F_TO_HAND] | g[i, F_TO_RESERVE])
     gone = g[i, F_GONE]
+    tops = 0
     for s in range(NUM_STACKS):
         size = g[i, F_SLEN + s]
         row[O_SIZE + s] = size
+        row[O_TOP + s] = 0
         if size > 0 and (s == 0 or size == STACK_SIZES[s]):  # the top shows (C2)
-            top = slot_of(stk[i, s, size - 1], me)
-            row[O_CARDS + top] = C_FACE_UP
-            row[O_TOP + s] = top + 1
+            top = stk[i, s, size - 1]
+            tops |= 1 << top
+            row[O_TOP + s] = top + 1  # a normal card or the apex's Joker: one slot
         owner = g[i, F_OWNER + s]
+        status = S_IN_PLAY
         if owner == me:
-            row[O_STATUS + s] = S_WON_ME
+            status = S_WON_ME
         elif owner == opp:
-            row[O_STATUS + s] = S_WON_OPP
+            status = S_WON_OPP
         elif owner == 2:
-            row[O_STATUS + s] = S_DISCARDED
+            status = S_DISCARDED
         elif phase >= CHOOSE and stack_available(gone, s):
-            row[O_STATUS + s] = S_AVAILABLE
+            status = S_AVAILABLE
+        row[O_STATUS + s] = status
+    p0, p1, p2, p3 = with_code(planes, tops, C_FACE_UP)
+    if me == 1:  # the Jokers' slots: mine first
+        p0, p1, p2, p3 = swap_jokers(p0), swap_jokers(p1), swap_jokers(p2), swap_jokers(p3)
+    for base in range(0, 56, 8):  # eight cards at a time: each bit spread to a byte
+        codes = (
+            SPREAD[(p0 >> base) & 0xFF]
+            | (SPREAD[(p1 >> base) & 0xFF] << 1)
+            | (SPREAD[(p2 >> base) & 0xFF] << 2)
+            | (SPREAD[(p3 >> base) & 0xFF] << 3)
+        )
+        for b in range(min(8, 55 - base)):
+            row[O_CARDS + base + b] = (codes >> (8 * b)) & 0xFF
     row[O_PHASE] = phase
     row[O_DEALER] = 1 if params[P_DEALER] == me else 0
     row[O_DEALT] = g[i, F_DEALT]
@@ -497,6 +518,39 @@ def observe(g: Array, stk: Array, params: Array, i: int, me: int, row: Array) ->
     row[O_MY_JOKER_PUBLIC] = 1 if joker_public(g, i, me) else 0
     row[O_OPP_JOKER_PUBLIC] = 1 if joker_public(g, i, opp) else 0
     row[O_FACE_DOWN_DISCARDS] = popcount(hidden)
+
+
+@jit
+def swap_jokers(mask: int) -> int:
+    """``mask`` with bits 52 and 53 exchanged (player 1's Joker is its slot 52)."""
+    a = (mask >> 52) & 1
+    b = (mask >> 53) & 1
+    return (mask & ~(3 << 52)) | (a << 53) | (b << 52)
+
+
+@jit
+def dealt_seen(g: Array, i: int, card: int, obs: Array) -> None:
+    """Both observations after a card of the deal that leaves the deal going: what
+    ``observe`` would write, changed in place (the deal changes a count, a hand or a
+    stack, and no legal action: nobody acts during the deal)."""
+    k = g[i, F_DEALT] - 1
+    target = DEAL_TARGET[k]
+    for me in range(2):
+        row = obs[i, me]
+        row[O_DEALT] = k + 1
+        if target == me:
+            row[O_CARDS + card] = C_MY_HAND
+            row[O_MY_CARDS] += 1
+            row[O_MY_HAND] += 1
+        elif target < 2:
+            row[O_OPP_CARDS] += 1
+            row[O_OPP_HAND] += 1
+        else:
+            s = target - 2
+            row[O_SIZE + s] += 1
+            if row[O_SIZE + s] == STACK_SIZES[s]:  # complete: its top shows (C2)
+                row[O_CARDS + card] = C_FACE_UP
+                row[O_TOP + s] = card + 1
 
 
 @jit
@@ -616,6 +670,9 @@ def step_one(arrays: Array, autoreset: bool, auto_chance: bool, i: int) -> None:
             chance_taken[i] = chance[i]
         else:
             chance_taken[i] = deal_random(g, stk, rng, i)
+        if g[i, F_PHASE] == DEAL and not auto_chance:
+            dealt_seen(g, i, chance_taken[i], obs)
+            return
     elif phase == RESERVE:
         apply_reserve(g, i, actions[i, 0], actions[i, 1])
     elif phase in (ATTACK, TIEBREAK):

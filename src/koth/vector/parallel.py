@@ -43,12 +43,27 @@ def agent_space() -> spaces.Dict:
 
 
 class AgentSpaces:
-    """Each agent's spaces, one object each (PettingZoo's checker asks for the same
-    object at every call)."""
+    """What both parallel forms share: the batch, the agents, their spaces (one object
+    each: PettingZoo's checker asks for the same object at every call) and ``reset``."""
 
-    def __init__(self) -> None:
+    def __init__(self, batch: CardsBatch) -> None:
+        self.batch = batch
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._seed = 0
         self._observation = {agent: agent_space() for agent in AGENTS}
         self._action = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        self._seed = self._seed + 1 if seed is None else seed
+        self.batch.reset(self._seed)
+        self.agents = list(AGENTS)
+        return self._observations(), {agent: {} for agent in AGENTS}
+
+    def _observations(self) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation[agent]
@@ -74,18 +89,7 @@ class CardsParallelBatch(AgentSpaces):
     def __init__(
         self, num_games: int, params: CardsParams | Mapping[str, Any] | None = None
     ) -> None:
-        super().__init__()
-        self.possible_agents = list(AGENTS)
-        self.batch = CardsBatch(num_games, params, auto_chance=True)
-        self.agents = list(AGENTS)
-        self._seed = 0
-
-    def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-        self._seed = self._seed + 1 if seed is None else seed
-        self.batch.reset(self._seed)
-        return self._observations(), {agent: {} for agent in AGENTS}
+        super().__init__(CardsBatch(num_games, params, auto_chance=True))
 
     def step(self, actions: Mapping[str, npt.ArrayLike]) -> tuple[Any, Any, Any, Any, Any]:
         batch = self.batch
@@ -120,19 +124,7 @@ class CardsParallelEnv(AgentSpaces, ParallelEnv):  # type: ignore[misc]  # untyp
     metadata: ClassVar[dict[str, Any]] = {"name": "koth_cards_v0", "render_modes": []}
 
     def __init__(self, params: CardsParams | Mapping[str, Any] | None = None) -> None:
-        AgentSpaces.__init__(self)
-        self.possible_agents = list(AGENTS)
-        self.batch = CardsBatch(1, params, autoreset=False, auto_chance=True)
-        self.agents = list(AGENTS)
-        self._seed = 0
-
-    def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-        self._seed = self._seed + 1 if seed is None else seed
-        self.batch.reset(self._seed)
-        self.agents = list(AGENTS)
-        return self._observations(), {agent: {} for agent in AGENTS}
+        AgentSpaces.__init__(self, CardsBatch(1, params, autoreset=False, auto_chance=True))
 
     def step(self, actions: Mapping[str, int]) -> tuple[Any, Any, Any, Any, Any]:
         batch = self.batch
