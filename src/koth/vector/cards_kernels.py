@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from koth.games.cards.rules import stack_available as rule_available
 from koth.games.cards.state import Phase
 from koth.vector._jit import below, jit, jit_parallel, lowest_bit, nth_bit, popcount, prange
 from koth.vector.cards_layout import (
@@ -33,7 +34,6 @@ from koth.vector.cards_layout import (
     C_PLAYED_ME,
     C_PLAYED_OPP,
     CHOOSE_BASE,
-    COVERS,
     DEAL_TARGET,
     F_BURIED,
     F_DEALT,
@@ -150,19 +150,17 @@ def reset_game(g: Array, stk: Array, params: Array, i: int) -> None:
         g[i, F_SLEN] = 1
 
 
-@jit
-def stack_available(gone: int, s: int) -> bool:
-    """C3: bottom row, or a covering stack gone; the apex needs both gone."""
-    if (gone >> s) & 1:
-        return False
-    left = COVERS[s, 0]
-    if left < 0:
-        return True
-    a = (gone >> left) & 1
-    b = (gone >> COVERS[s, 1]) & 1
-    if s == 0:
-        return bool(a == 1 and b == 1)
-    return bool(a == 1 or b == 1)
+def _available_table() -> Array:
+    """``[gone]``: the stacks that may be chosen when the stacks ``gone`` are gone (C3),
+    as a mask, for every set of gone stacks."""
+    table = np.zeros(1 << NUM_STACKS, dtype=np.int16)
+    for gone in range(1 << NUM_STACKS):
+        table[gone] = sum(1 << s for s in range(NUM_STACKS) if rule_available(gone, s))
+    return table
+
+
+#: the table of ``_available_table`` (64 KiB), read by the compiled loops as a constant
+AVAILABLE = _available_table()
 
 
 @jit
@@ -222,11 +220,11 @@ def legal(g: Array, params: Array, i: int, p: int, out: Array) -> int:
         if p != chooser(g, params, i):
             return 0
         n = 0
-        gone = g[i, F_GONE]
-        for s in range(NUM_STACKS):
-            if stack_available(gone, s):
-                out[n] = CHOOSE_BASE + s
-                n += 1
+        available = AVAILABLE[g[i, F_GONE]]
+        while available:
+            out[n] = CHOOSE_BASE + lowest_bit(available)
+            n += 1
+            available &= available - 1
         return n
     if phase == ASSIGN and p == g[i, F_WINNER]:  # C11.1
         card = lowest_bit(g[i, F_PENDING])
@@ -461,7 +459,7 @@ def observe(g: Array, stk: Array, params: Array, i: int, me: int, row: Array) ->
         row[O_ASSIGNING] = 1 if g[i, F_WINNER] == me else 2
         row[O_REMAINING] = popcount(g[i, F_PENDING])
         row[O_ASSIGNED] = popcount(g[i, F_TO_HAND] | g[i, F_TO_RESERVE])
-    gone = g[i, F_GONE]
+    available = AVAILABLE[g[i, F_GONE]]
     tops = 0
     for s in range(NUM_STACKS):
         size = g[i, F_SLEN + s]
@@ -479,7 +477,7 @@ def observe(g: Array, stk: Array, params: Array, i: int, me: int, row: Array) ->
             status = S_WON_OPP
         elif owner == 2:
             status = S_DISCARDED
-        elif phase >= CHOOSE and stack_available(gone, s):
+        elif phase >= CHOOSE and (available >> s) & 1:
             status = S_AVAILABLE
         row[O_STATUS + s] = status
     p0, p1, p2, p3 = with_code(planes, tops, C_FACE_UP)

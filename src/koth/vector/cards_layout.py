@@ -16,7 +16,6 @@ import numpy as np
 from koth.games.cards import actions as act
 from koth.games.cards.rules import DEAL_SLOTS
 from koth.games.cards.tables import (
-    COVERED_BY,
     MAX_RUN_RANK,
     NORMAL_CARDS,
     make_card,
@@ -157,8 +156,6 @@ SUIT_RUN_CARDS: Final = np.array(
     [mask_of([make_card(r, s) for r in range(MAX_RUN_RANK + 1)]) for s in range(4)],
     dtype=np.int64,
 )
-#: the two stacks covering each stack (C3), -1 for the bottom row
-COVERS: Final = np.array([(c[0], c[1]) if c else (-1, -1) for c in COVERED_BY], dtype=np.int64)
 #: where the k-th card of the deal goes (C2.1): the player (0/1) or 2 + the stack
 DEAL_TARGET: Final = np.array(
     [player if player >= 0 else 2 + stack for player, stack in DEAL_SLOTS], dtype=np.int64
