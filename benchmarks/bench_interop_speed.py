@@ -8,6 +8,9 @@ outcomes) for a fixed CPU-time budget:
   OpenSpiel's C++ ``goofspiel``, its Python ``python_liars_poker`` and the koth games
   through `koth.interop.openspiel` (``koth_toy_duel``, ``koth_cards``, ``koth_board``);
 * ``GameState`` rows: the same loop over koth's checked ``GameState`` API, no adapter;
+* ``PettingZoo AEC`` rows: the koth games through `koth.interop.pettingzoo`, each turn
+  an ``env.last()`` (the acting agent's encoded observation and action mask) and an
+  ``env.step`` of a random allowed action; chance is resolved inside, and counted;
 * ``rules replayed`` rows: that loop and ``GameState`` again, over recorded games of a
   koth engine whose rules answer from the recording (each state's node, legal actions
   and chance outcomes, and the state that followed it): the cost of everything but the
@@ -56,18 +59,20 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 from tests.core.toy_game import SecretDuel  # noqa: E402
 
-from koth.build import build_kind  # noqa: E402
+from koth.build import build_kind, notice_pure_build  # noqa: E402
 from koth.core.chance import sample_outcome  # noqa: E402
 from koth.core.game import Game  # noqa: E402
 from koth.core.players import PlayerId, ToMove  # noqa: E402
 from koth.core.registry import load_game  # noqa: E402
 from koth.core.state import GameState  # noqa: E402
 from koth.interop.openspiel import openspiel_game, register_openspiel_game  # noqa: E402
+from koth.interop.pettingzoo import raw_env as pettingzoo_env  # noqa: E402
 from koth.interop.spec import InteropSpec  # noqa: E402
 
 REFERENCE = "python_liars_poker"
 GAMESTATE_API = "GameState (koth)"
 REPLAYED_API = "GameState, rules replayed"
+AEC_API = "PettingZoo AEC (koth adapter)"
 #: recorded games per replayed engine (a few thousand steps each)
 REPLAYED_GAMES = 40
 
@@ -94,6 +99,22 @@ def pyspiel_playout(game: Any, rng: random.Random) -> int:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
+    return steps
+
+
+def aec_playout(env: Any, rng: random.Random) -> int:
+    """The same game over PettingZoo's AEC API (koth's adapter): ``last()`` (the
+    agent's observation and action mask) and a random allowed action at every turn;
+    returns the koth steps made (chance resolved inside the environment included)."""
+    env.reset(seed=rng.randrange(2**31))
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = observation["action_mask"]
+        env.step(rng.choice([a for a in range(len(mask)) if mask[a]]))
+    steps: int = env.koth_state.num_moves
     return steps
 
 
@@ -238,6 +259,9 @@ def engines() -> list[tuple[str, str, Callable[[random.Random], int]]]:
         )
         rows.append((label, GAMESTATE_API, lambda rng, g=koth_game: gamestate_playout(g, rng)))
         if koth_game.name != SecretDuel.name:
+            env = pettingzoo_env(koth_game)
+            rows.append((label, AEC_API, lambda rng, e=env: aec_playout(e, rng)))
+        if koth_game.name != SecretDuel.name:
             replayed: Any = ReplayedRules(koth_game, games=REPLAYED_GAMES)
             rows.append((label, REPLAYED_API, lambda rng, g=replayed: gamestate_playout(g, rng)))
     return rows
@@ -277,6 +301,7 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=None, help="core to pin to")
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
+    notice_pure_build()
     console = Console(width=130)
     cpu = pin_to_one_core(args.cpu)
     if args.rounds < 1 or args.seconds <= 0:

@@ -18,6 +18,7 @@ from koth.analysis.engine import (
     analyse_record,
     load_analysable,
 )
+from koth.build import notice_pure_build
 from koth.core.errors import KothError
 from koth.core.players import seat_name
 from koth.games.terminal import fail, require_extra
@@ -114,6 +115,7 @@ def analyze_command(
     agent prefers and mark the moves that lost most (?? blunder, ? mistake, ?! inaccuracy).
     """
     _preflight(out)
+    notice_pure_build()
     try:
         record = load_analysable(str(record_file))
         with Progress(

@@ -25,6 +25,7 @@ from rich.progress import (
 )
 from rich.table import Column
 
+from koth.build import notice_pure_build
 from koth.core.errors import InvalidParamsError, KothError
 from koth.games.terminal import SetOpt, fail, json_or_text, parse_settings, require_extra
 from koth.sim.compare import cross_settings, setting_label, write_comparison
@@ -134,6 +135,7 @@ def simulate_command(
     far.
     """
     _preflight()
+    notice_pure_build()
     if modules and "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # like `python -m`: modules of the current folder
     base = TournamentConfig(

@@ -1,0 +1,109 @@
+"""The compiler of the batched engines (numba) and the bit helpers its loops share.
+
+Every kernel is compiled once per machine and kept in numba's cache beside the source
+(``cache=True``), so a second process starts in well under a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def jit(fn: F) -> F:
+    """``fn`` compiled by numba (no Python objects inside, cached on disk)."""
+    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def jit_parallel(fn: F) -> F:
+    """``fn`` compiled by numba with its ``numba.prange`` loops run by one worker per
+    core."""
+    return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(fn))
+
+
+prange = numba.prange
+
+
+def _ctpop_typer(typingctx: Any, x: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+def _cttz_typer(typingctx: Any, x: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.int64), codegen
+
+
+# LLVM's own instructions, called from compiled code only
+_ctpop: Any = intrinsic(_ctpop_typer)
+_cttz: Any = intrinsic(_cttz_typer)
+
+
+@jit
+def popcount(x: int) -> int:
+    """The number of set bits of a mask (one machine instruction)."""
+    return int(_ctpop(x))
+
+
+@jit
+def lowest_bit(x: int) -> int:
+    """The index of the lowest set bit of ``x`` (x > 0; one machine instruction)."""
+    return int(_cttz(x))
+
+
+@jit
+def nth_bit(x: int, n: int) -> int:
+    """The index of the ``n``-th lowest set bit of ``x`` (counted from 0)."""
+    for _ in range(n):
+        x &= x - 1
+    return lowest_bit(x)
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+@jit
+def next_random(rng: Any, i: int) -> Any:
+    """The next 64 random bits of game ``i``'s generator (splitmix64 over ``rng[i]``)."""
+    z = rng[i] + _GOLDEN
+    rng[i] = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@jit
+def below(rng: Any, i: int, n: int) -> int:
+    """A uniform draw from ``0..n-1`` by game ``i``'s generator (multiply-shift)."""
+    return int(((next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32)
+
+
+def seed_streams(seed: int, count: int, purpose: int = 0) -> np.ndarray[Any, np.dtype[np.uint64]]:
+    """The generator states of ``count`` games from one seed: game ``i``'s state is a
+    hash of ``(seed, i)`` alone (splitmix64's output function), so a batch of any size
+    replays game ``i``, and the streams start at unrelated places of the cycle.
+    ``purpose`` tells apart the streams of one seed (chance, the random actions)."""
+    base = np.random.SeedSequence([seed, purpose]).generate_state(1, dtype=np.uint64)[0]
+    with np.errstate(over="ignore"):
+        z = base + (np.arange(count, dtype=np.uint64) + np.uint64(1)) * _GOLDEN
+        z = (z ^ (z >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        return np.asarray(z ^ (z >> _S31), dtype=np.uint64)
