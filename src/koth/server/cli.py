@@ -50,6 +50,7 @@ def serve_command(
 
     from koth.server.database import check_database_url, sqlite_in_use
     from koth.server.settings import Settings
+    from koth.server.sockets import MAX_MESSAGE_BYTES
 
     given: dict[str, Any] = {"host": host, "port": port, "database": database}
     try:
@@ -92,6 +93,8 @@ def serve_command(
         access_log=False,  # koth.access logs each request without query or headers
         forwarded_allow_ips=forwarded_allow_ips,
         proxy_headers=forwarded_allow_ips is not None,
+        # a client frame is at most a hello: a larger one is refused unread
+        ws_max_size=MAX_MESSAGE_BYTES,
     )
 
 

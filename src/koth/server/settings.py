@@ -66,10 +66,16 @@ class Settings(BaseSettings):
         description="largest picture of a question pack (it also has to fit in a request body)",
     )
     sockets_per_game: int = Field(
-        default=200, ge=1, description="WebSockets one game accepts at once"
+        default=200,
+        ge=1,
+        description="spectators' WebSockets one game accepts at once (each seat has 16 of "
+        "its own, so spectators never keep a player out)",
     )
     sockets_per_event: int = Field(
-        default=3000, ge=1, description="WebSockets one quiz event accepts at once"
+        default=3000,
+        ge=1,
+        description="projector and public WebSockets one quiz event accepts at once (the "
+        "judge console and each team have 32 of their own)",
     )
     sockets_per_client: int = Field(
         default=100,

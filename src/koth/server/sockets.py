@@ -27,6 +27,10 @@ BAD_HELLO = 4400
 HELLO_TIMEOUT_S = 10.0
 #: the largest frame a client may send (a hello or a ping is far smaller)
 MAX_FRAME_CHARS = 4096
+#: the largest WebSocket message the server reads at all (the server's frame limit: a
+#: frame of :data:`MAX_FRAME_CHARS` characters in UTF-8, at most 4 bytes each); a larger
+#: one is refused from its header (close code 1009) before its bytes are read
+MAX_MESSAGE_BYTES = 4 * MAX_FRAME_CHARS
 
 H = TypeVar("H", bound=BaseModel)
 
@@ -67,7 +71,13 @@ class SocketBudget:
 
 
 async def receive_frame(websocket: WebSocket) -> str:
-    text = await websocket.receive_text()
+    """The client's next text frame (BadFrame for a binary one or one too long)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if not isinstance(text, str):
+        raise BadFrame("frames are JSON text, not binary")
     if len(text) > MAX_FRAME_CHARS:
         raise BadFrame(f"a frame has at most {MAX_FRAME_CHARS} characters")
     return text
@@ -126,8 +136,12 @@ async def serve_socket(
         pass
     except KothError as exc:
         await close_with_error(websocket, exc)
-    except (TimeoutError, BadFrame):
+    except TimeoutError:
         await close_bad_hello(websocket, what)
+    except BadFrame as exc:
+        await close_with(
+            websocket, BAD_HELLO, ErrorCode.BAD_REQUEST, f"{exc}; say hello with {what} first"
+        )
     finally:
         if unsubscribe is not None:
             unsubscribe()

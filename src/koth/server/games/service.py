@@ -91,6 +91,18 @@ def resolve_chance(state: GameState[Any, Any], seed: int, version: int) -> list[
     return moves
 
 
+#: live connections one seat may hold at once (its tabs and devices)
+SOCKETS_PER_SEAT = 16
+
+
+def _spectating(audience: Audience) -> bool:
+    return audience[0] is None
+
+
+def _seat_is(seat: int) -> Callable[[Audience], bool]:
+    return lambda audience: audience[0] == seat
+
+
 class GameService:
     """The one entry point of routes, pages, websockets and the computer worker."""
 
@@ -257,9 +269,15 @@ class GameService:
         falls in between)."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
-        if self.hub.count(game_id) >= self.max_listeners:
+        # spectators and each seat have caps of their own: no crowd of spectators can
+        # keep a player from their own table
+        if seat is None and self.hub.count(game_id, _spectating) >= self.max_listeners:
             raise TooManyConnectionsError(
-                f"this game already has {self.max_listeners} live connections"
+                f"this game already has {self.max_listeners} spectators connected"
+            )
+        if seat is not None and self.hub.count(game_id, _seat_is(seat)) >= SOCKETS_PER_SEAT:
+            raise TooManyConnectionsError(
+                f"seat {seat} already has {SOCKETS_PER_SEAT} live connections"
             )
         subscriber = self.hub.subscribe(game_id, sink, (seat, lang))
         try:

@@ -62,6 +62,8 @@ CODE_LENGTH = 6
 #: database round trip (a NUL byte, say, never reaches the database)
 JOIN_CODE = re.compile(r"[A-Z0-9]{4,16}")
 SUBMISSION_ID = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
+#: live connections the judge console, or one team, may hold at once (its devices)
+SOCKETS_PER_AUDIENCE = 32
 
 
 def new_code(length: int = CODE_LENGTH) -> str:
@@ -478,9 +480,15 @@ class QuizService:
             key = team_key(self.team_of(live, token))
         else:
             key = PROJECTOR
-        if live.listener_count() >= self.max_listeners:
+        # the public screens have a cap, and the judge and each team one of their own:
+        # no crowd of projectors can keep a team's phones or the judge out
+        if key == PROJECTOR and live.listener_count(PROJECTOR) >= self.max_listeners:
             raise TooManyConnectionsError(
                 N_("this event already has {count} live connections"), count=self.max_listeners
+            )
+        if key != PROJECTOR and live.listener_count(key) >= SOCKETS_PER_AUDIENCE:
+            raise TooManyConnectionsError(
+                N_("this event already has {count} live connections"), count=SOCKETS_PER_AUDIENCE
             )
         listener = live.subscribe(key, sink)
         try:
