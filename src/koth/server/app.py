@@ -136,7 +136,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_error_handlers(app)
     app.include_router(game_routes.router)
     app.include_router(game_pages.router)
-    app.include_router(quiz_routes.router)
+    for quiz_router in quiz_routes.ROUTERS:
+        app.include_router(quiz_router)
     app.include_router(quiz_pages.router)
     app.include_router(operations.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
