@@ -6,7 +6,9 @@ import enum
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
+
+from koth.server.bodies import RequestBody
 
 
 class GameStatus(enum.StrEnum):
@@ -22,9 +24,7 @@ class SeatKind(enum.StrEnum):
 
 
 # ------------------------------------------------------------------ requests
-class SeatConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SeatConfig(RequestBody):
     kind: SeatKind = SeatKind.HUMAN
     agent: str | None = Field(
         default=None, description="computer seats: the agent (default random)"
@@ -37,9 +37,7 @@ class SeatConfig(BaseModel):
     )
 
 
-class CreateGameRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CreateGameRequest(RequestBody):
     game: str = Field(description="registry name, e.g. cards or board")
     params: dict[str, Any] = Field(default_factory=dict, description="the game's parameters")
     seats: list[SeatConfig] | None = Field(
@@ -47,11 +45,9 @@ class CreateGameRequest(BaseModel):
     )
 
 
-class ActionRequest(BaseModel):
+class ActionRequest(RequestBody):
     """One action, by notation or by id; ``version`` guards against acting on a stale
     picture (a 409 "stale" error if the game has moved on)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     action: str | None = Field(default=None, max_length=200, description="the action's notation")
     action_id: int | None = Field(default=None, ge=0, description="the action's integer id")
@@ -74,18 +70,14 @@ class ActionRequest(BaseModel):
         return self.action_id
 
 
-class GameHello(BaseModel):
+class GameHello(RequestBody):
     """The first frame of a game's WebSocket."""
-
-    model_config = ConfigDict(extra="forbid")
 
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200, description="null: a spectator")
 
 
-class ParamsCheckRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ParamsCheckRequest(RequestBody):
     params: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -11,7 +11,9 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, model_validator
+
+from koth.server.bodies import refuse_nul
 
 Declaration = Literal["jump", "revolution", "ordinary"]
 Format = Literal["single", "semifinals"]
@@ -24,6 +26,11 @@ class EventSettings(BaseModel):
     """What the host chooses when creating a quiz event."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        return refuse_nul(data)
 
     title: str = Field("King of the Hill", min_length=1, max_length=100)
     teams: list[str] = Field(

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from koth.games.quiz import TeamLine
 from koth.games.quiz.protocol import EventIn, GameIn
 from koth.games.quiz.situation import Downgrade, TieGroup
+from koth.server.bodies import RequestBody
 from koth.server.quiz.names import TEAM_NAME_MAX
 from koth.server.quiz.ops import (
     ANSWER_MAX,
@@ -33,8 +34,8 @@ AnswerStatus = Literal["accepted", "right", "wrong"]
 ProtocolDocument = GameIn | EventIn
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Body(RequestBody):
+    pass
 
 
 # ------------------------------------------------------------------ requests

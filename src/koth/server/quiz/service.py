@@ -405,8 +405,10 @@ class QuizService:
         """Store a picture of the pack (a PNG, JPEG, WebP or GIF by its first bytes, at
         most ``max_picture_bytes``); a picture of the same name is replaced."""
         try:
+            if "\x00" in name:
+                raise ValueError(name)
             PackQuestion.model_validate({"number": 1, "text": "-", "answer": "-", "picture": name})
-        except ValidationError:
+        except (ValidationError, ValueError):
             raise InvalidRequestError(
                 N_("a picture is a plain file name without folders (got {name!r})"), name=name
             ) from None
@@ -421,6 +423,8 @@ class QuizService:
         """A picture of the pack: for everyone once its question was shown (or the event
         is over), before that for the host only."""
         live = await self.live(event_id)
+        if "\x00" in name:  # no stored name holds one (nor could, on PostgreSQL)
+            raise NotFoundError(N_("no picture {name!r} is stored with this event"), name=name)
         public = await live.read(lambda m, _now: shown_pictures(m.pack, m.parts, m.finished))
         if name not in public:
             try:
