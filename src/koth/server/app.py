@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_live=settings.max_live_events,
             idle_seconds=settings.idle_seconds,
             max_picture_bytes=settings.quiz_picture_bytes,
+            max_pack_bytes=settings.quiz_pack_bytes,
         )
         app.state.games = games
         app.state.worker = worker

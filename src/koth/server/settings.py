@@ -65,6 +65,12 @@ class Settings(BaseSettings):
         ge=1024,
         description="largest picture of a question pack (it also has to fit in a request body)",
     )
+    quiz_pack_bytes: int = Field(
+        default=1024 * 1024,
+        ge=1024,
+        description="the most a question pack may take once stored (its questions as JSON); "
+        "a larger pack is refused",
+    )
     sockets_per_game: int = Field(
         default=200,
         ge=1,

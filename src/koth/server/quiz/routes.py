@@ -398,7 +398,7 @@ async def appeal_group(
 async def load_pack(
     live: HostEventDep, key: IdempotencyKeyDep, body: PackUpload, quiz: QuizDep
 ) -> JudgeMessage:
-    return await quiz.run_command(live, commands.load_pack, body, key)
+    return await quiz.load_pack(live, body, key)
 
 
 @judge.post("/screen", summary="Show the open question, its answer, or the mountain")

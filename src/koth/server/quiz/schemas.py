@@ -496,11 +496,21 @@ class ResultsDocument(BaseModel):
 
 
 # ------------------------------------------------------------------ the show
+#: the longest pack text: the default cap on a request body (a text cannot be longer
+#: than the body that carries it)
+PACK_TEXT_MAX = 256 * 1024
+
+
 class PackUpload(_Body):
     """A question pack as the host's file holds it (CSV, JSON or YAML text)."""
 
     form: Literal["csv", "json", "yaml"]
-    text: str = Field(min_length=1, max_length=1_000_000)
+    text: str = Field(
+        min_length=1,
+        max_length=PACK_TEXT_MAX,
+        description="the file's text; the whole request body is also capped by the "
+        "server's max_body_bytes (256 KiB unless its host set more)",
+    )
 
 
 class ScreenCommand(OnQuestion):
