@@ -226,7 +226,7 @@ class _PackLoader(yaml.SafeLoader):
         if time.monotonic() > self.deadline:
             raise PackError(["the pack takes too long to read"])
         if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+            event: Any = self.peek_event()  # type: ignore[no-untyped-call]
             raise PackError(
                 [f"line {event.start_mark.line + 1}: a pack may not use YAML aliases (*name)"]
             )

@@ -431,7 +431,8 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         game_name=row.game_name,
         params=dict(row.params),
         chance_seed=row.chance_seed,
-        created=row.created,
+        # SQLite keeps no offset: every time is stored in UTC, so it is said so again
+        created=row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC),
         status=GameStatus(row.status),
         version=row.version,
         seats=tuple(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from koth.games.quiz import TeamLine
 from koth.games.quiz.protocol import EventIn, GameIn
@@ -97,19 +97,19 @@ class ExtendCommand(OnQuestion):
 
 
 class JudgeCommand(OnQuestion):
-    correct: bool
+    correct: StrictBool
     key: str | None = Field(default=None, max_length=400, description="a group's normalised text")
     teams: list[str] = Field(default_factory=list, max_length=10_000)
 
 
 class PartnerCommand(OnQuestion):
-    partner: bool = True
+    partner: StrictBool = True
 
 
 class AppealCommand(_Body):
     question: int = Field(ge=1)
     team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
-    correct: bool
+    correct: StrictBool
     comment: str = Field("", max_length=COMMENT_MAX)
     answer: str | None = Field(
         default=None,
@@ -140,7 +140,7 @@ class MergeTeamsCommand(TeamCommand):
 
 
 class LockJoiningCommand(_Body):
-    locked: bool = True
+    locked: StrictBool = True
 
 
 class GroupAppealCommand(_Body):
@@ -150,7 +150,7 @@ class GroupAppealCommand(_Body):
     question: int = Field(ge=1)
     key: str | None = Field(default=None, max_length=400, description="a group's normalised text")
     teams: list[str] = Field(default_factory=list, max_length=10_000)
-    correct: bool
+    correct: StrictBool
     comment: str = Field("", max_length=COMMENT_MAX)
 
 
