@@ -243,10 +243,10 @@ class GameService:
         return len(self._live)
 
     async def _load(self, game_id: str) -> LiveGame:
-        stored = await self._db(self.repository.get_game, game_id)
-        if stored is None:
+        changes = await self._db(self.repository.changes, game_id, 0)
+        if changes is None:
             raise NotFoundError(f"no game {game_id!r}")
-        moves = await self._db(self.repository.moves, game_id)
+        stored, moves = changes.game, changes.moves
         game = make_game(stored.game_name, stored.params)
         record = GameRecord(
             game=game.name,
@@ -258,7 +258,7 @@ class GameService:
         notes = await asyncio.to_thread(apply_noting, state, moves_from_record(game, record), ())
         submitted: frozenset[int] = frozenset()
         if state.is_simultaneous_node():
-            submitted = frozenset(await self._db(self.repository.pending, game_id, len(moves)))
+            submitted = frozenset(changes.pending)
         return LiveGame(stored, state, len(moves), submitted, notes)
 
     async def subscribe(
@@ -543,26 +543,27 @@ class GameService:
 
     async def _catch_up(self, live: LiveGame) -> None:
         game_id = live.stored.id
-        stored = await self._db(self.repository.get_game, game_id)
-        if stored is None:
+        changes = await self._db(self.repository.changes, game_id, live.version)
+        if changes is None:
             raise NotFoundError(f"no game {game_id!r}")
-        if stored.version > live.version:
-            rows = await self._db(self.repository.moves, game_id, live.version)
+        stored = changes.game
+        if changes.moves:
             game = live.game
             record = GameRecord(
                 game=game.name,
                 params=game.params.to_json(),
-                moves=[RecordedMove.model_validate(m) for m in rows],
+                moves=[RecordedMove.model_validate(m) for m in changes.moves],
             )
             after = live.state.clone()
             notes = apply_noting(after, moves_from_record(game, record), live.notes)
             if after.num_moves != stored.version:
                 raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
             live.state, live.version, live.notes = after, stored.version, notes
+        elif stored.version > live.version:
+            raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
         live.submitted = frozenset()
         if live.state.is_simultaneous_node():
-            pending = await self._db(self.repository.pending, game_id, live.version)
-            live.submitted = frozenset(pending)
+            live.submitted = frozenset(changes.pending)
         live.stored = stored
 
     def _changed(self, game_id: str) -> None:

@@ -136,6 +136,16 @@ class StoredGame:
     seats: tuple[StoredSeat, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """A game as one snapshot saw it: the stored game, its moves after a version, and
+    the secret submissions waiting at its current version."""
+
+    game: StoredGame
+    moves: list[dict[str, Any]]
+    pending: dict[int, str]
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -256,6 +266,35 @@ class Repository:
             return GameStatus(status)
 
     # ----------------------------------------------------------------- moves
+    def changes(self, game_id: str, after: int) -> Changes | None:
+        """The game, its moves after version ``after`` and the submissions waiting at
+        its current version, all read in one snapshot (PostgreSQL's REPEATABLE READ): a
+        commit of another process lands wholly before or wholly after it, so the game's
+        version is always ``after`` plus the moves read. None: no such game."""
+        with self.engine.connect() as connection:
+            if self.engine.dialect.name == "postgresql":
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with Session(connection) as session, session.begin():
+                row = session.get(GameRow, game_id)
+                if row is None:
+                    return None
+                seats = session.scalars(
+                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+                ).all()
+                moves = list(
+                    session.scalars(
+                        select(MoveRow.move)
+                        .where(MoveRow.game_id == game_id, MoveRow.version > after)
+                        .order_by(MoveRow.version)
+                    )
+                )
+                pending = session.execute(
+                    select(PendingRow.seat, PendingRow.action).where(
+                        PendingRow.game_id == game_id, PendingRow.version == row.version
+                    )
+                ).all()
+                return Changes(_stored(row, seats), moves, {s: a for s, a in pending})
+
     def moves(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
         """The stored moves, those after version ``after`` only if given."""
         with self._sessions() as session:
