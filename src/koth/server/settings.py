@@ -120,6 +120,13 @@ class Settings(BaseSettings):
         default="1200/minute",
         description="requests naming a game, event, code or token, per client address",
     )
+    rate_ipv6_prefix: int = Field(
+        default=64,
+        ge=16,
+        le=128,
+        description="rate limits and the per-address socket cap count an IPv6 client by "
+        "the network of this many leading bits of its address (128: the address alone)",
+    )
     max_live_games: int = Field(
         default=2000, ge=1, description="games kept in memory; the least recently used go"
     )
@@ -131,6 +138,12 @@ class Settings(BaseSettings):
         gt=0,
         description="a game or event nobody watched or changed for this long leaves memory "
         "(it is reloaded from the database on the next request)",
+    )
+    abandon_days: float = Field(
+        default=14.0,
+        gt=0,
+        description="an unfinished game nobody moved in for this many days is deleted "
+        "(its links answer 404)",
     )
     extra_games: list[str] = Field(
         default_factory=list,

@@ -17,7 +17,7 @@ from koth.core.errors import KothError
 from koth.i18n import COOKIE, pick_language
 from koth.server.errors import ErrorCode, TooManyConnectionsError, api_error_from
 from koth.server.metrics import SOCKETS
-from koth.server.ratelimit import Action, RateLimits
+from koth.server.ratelimit import Action, RateLimits, client_key
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +46,14 @@ class Ping(BaseModel):
 class SocketBudget:
     """Live WebSockets per client address (a phone, or a venue's shared address)."""
 
-    def __init__(self, per_client: int) -> None:
+    def __init__(self, per_client: int, ipv6_prefix: int = 64) -> None:
         self.per_client = per_client
+        self.ipv6_prefix = ipv6_prefix
         self._open: Counter[str] = Counter()
 
     @asynccontextmanager
     async def admit(self, client: str, feature: str) -> AsyncIterator[None]:
+        client = client_key(client, self.ipv6_prefix)  # an IPv6 client by its network
         if self._open[client] >= self.per_client:
             raise TooManyConnectionsError(
                 f"this address already holds {self.per_client} live connections"

@@ -13,8 +13,9 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from koth.core.errors import InvalidParamsError
@@ -68,6 +69,19 @@ class SeatRequest:
     kind: SeatKind = SeatKind.HUMAN
     agent: str | None = None
     budget: int | None = None
+
+
+def owes_computer(
+    seats: Sequence[StoredSeat], state: GameState[Any, Any], submitted: Iterable[int] = ()
+) -> bool:
+    """Whether a computer seat is to act in ``state`` (and has not submitted yet)."""
+    if state.is_terminal():
+        return False
+    done = set(submitted)
+    return any(
+        seats[seat].kind is SeatKind.COMPUTER and seat not in done
+        for seat in state.acting_players()
+    )
 
 
 def chance_rng(seed: int, version: int) -> random.Random:
@@ -185,6 +199,7 @@ class GameService:
             seats=stored_seats,
             status=status,
             initial_moves=initial_moves,
+            computer_due=owes_computer(stored_seats, state),
         )
         notes = notes_after(game.new_initial_state(), state, ())
         self._keep(stored.id, LiveGame(stored, state, stored.version, notes=notes))
@@ -321,6 +336,24 @@ class GameService:
     async def running_game_ids(self) -> list[str]:
         return await self._db(self.repository.game_ids, [GameStatus.OPEN, GameStatus.RUNNING])
 
+    async def due_game_ids(self) -> list[str]:
+        """The unfinished games a computer seat is to move in (from the database's index:
+        no game is loaded to find them)."""
+        return await self._db(self.repository.due_game_ids)
+
+    async def expire_abandoned(self, days: float) -> int:
+        """Delete the unfinished games nobody moved in for ``days``; returns how many."""
+        before = datetime.now(UTC) - timedelta(days=days)
+        gone = 0
+        while True:
+            ids = await self._db(self.repository.expire_abandoned, before)
+            for game_id in ids:
+                if self._live.pop(game_id) is not None:
+                    self._forgotten(game_id)
+            gone += len(ids)
+            if not ids:
+                return gone
+
     def seat_of(self, live: LiveGame, token: str | None) -> int | None:
         """The seat whose token this is; None (a spectator) without a token.
 
@@ -419,8 +452,10 @@ class GameService:
             raise AlreadySubmittedError(f"seat {seat} has already chosen its action at this point")
         acting = set(live.state.acting_players())
         if acting - set(pending) - {seat}:
-            await self._db(self.repository.add_pending, game_id, version, seat, text)
-            live.submitted = frozenset({*pending, seat})
+            submitted = frozenset({*pending, seat})
+            due = owes_computer(live.stored.seats, live.state, submitted)
+            await self._db(self.repository.add_pending, game_id, version, seat, text, due)
+            live.submitted = submitted
             return
         joint = {**pending, seat: text}
         after = live.state.clone()
@@ -446,6 +481,7 @@ class GameService:
             moves,
             status=status,
             pending=pending,
+            computer_due=owes_computer(live.stored.seats, after),
         )
         MOVES.inc(committed)
         notes = notes_after(live.state, after, live.notes)

@@ -28,6 +28,8 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
+    false,
     func,
     select,
     update,
@@ -56,6 +58,14 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     #: number of moves appended so far (a cache of max(moves.version) for listings)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: a computer seat is to move (or to submit): the games a (re)started server loads
+    #: at once; every other game waits in the database until someone asks for it
+    computer_due: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=false(), index=True
+    )
+    #: the last move (or the creation): an unfinished game idle for the abandon days
+    #: expires
+    updated: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SeatRow(Base):
@@ -168,6 +178,7 @@ class Repository:
         seats: Sequence[StoredSeat],
         status: GameStatus,
         initial_moves: Sequence[dict[str, Any]],
+        computer_due: bool = False,
     ) -> StoredGame:
         created = _now()
         with self._sessions.begin() as session:
@@ -180,6 +191,8 @@ class Repository:
                     created=created,
                     status=status,
                     version=len(initial_moves),
+                    computer_due=computer_due,
+                    updated=created,
                 )
             )
             session.flush()  # the game row first: seats and moves reference it
@@ -235,6 +248,35 @@ class Repository:
             return list(
                 session.scalars(select(GameRow.id).where(GameRow.status.in_(list(statuses))))
             )
+
+    def due_game_ids(self) -> list[str]:
+        """The unfinished games a computer seat is to move in (an index answers)."""
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    select(GameRow.id).where(
+                        GameRow.computer_due.is_(True), GameRow.status != GameStatus.FINISHED
+                    )
+                )
+            )
+
+    def expire_abandoned(self, before: datetime, limit: int = 500) -> list[str]:
+        """Delete up to ``limit`` unfinished games nobody moved in since ``before``, with
+        everything stored of them; returns their ids."""
+        with self._sessions.begin() as session:
+            last = func.coalesce(GameRow.updated, GameRow.created)
+            ids = list(
+                session.scalars(
+                    select(GameRow.id)
+                    .where(GameRow.status != GameStatus.FINISHED, last < before)
+                    .limit(limit)
+                )
+            )
+            if ids:
+                for table in (PendingRow, MoveRow, SeatRow, AnalysisRow):
+                    session.execute(delete(table).where(table.game_id.in_(ids)))
+                session.execute(delete(GameRow).where(GameRow.id.in_(ids)))
+            return ids
 
     def claim_seat(self, game_id: str, seat: int) -> GameStatus:
         """Mark ``seat`` as taken by its holder; returns the game's status afterwards
@@ -314,6 +356,7 @@ class Repository:
         *,
         status: GameStatus | None = None,
         pending: tuple[int, str] | None = None,
+        computer_due: bool = False,
     ) -> int:
         """Append ``moves`` after version ``expected_version`` in one transaction (with
         the submission ``pending`` that completed a simultaneous node, if any).
@@ -322,7 +365,12 @@ class Repository:
         ``expected_version`` (another writer appended first).
         """
         new_version = expected_version + len(moves)
-        values: dict[str, Any] = {"version": new_version}
+        now = _now()
+        values: dict[str, Any] = {
+            "version": new_version,
+            "computer_due": computer_due,
+            "updated": now,
+        }
         if status is not None:
             values["status"] = status
         try:
@@ -348,7 +396,6 @@ class Repository:
                             created=_now(),
                         )
                     )
-                now = _now()
                 session.add_all(
                     MoveRow(game_id=game_id, version=expected_version + i + 1, move=m, created=now)
                     for i, m in enumerate(moves)
@@ -391,8 +438,11 @@ class Repository:
             ).all()
             return {seat: action for seat, action in rows}
 
-    def add_pending(self, game_id: str, version: int, seat: int, action: str) -> None:
-        """Store one seat's secret submission at the node of ``version``."""
+    def add_pending(
+        self, game_id: str, version: int, seat: int, action: str, computer_due: bool = False
+    ) -> None:
+        """Store one seat's secret submission at the node of ``version`` (``computer_due``:
+        a computer seat has still to submit there)."""
         try:
             with self._sessions.begin() as session:
                 # a no-op update that locks the game row and checks its version, so a
@@ -400,7 +450,7 @@ class Repository:
                 result = session.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id, GameRow.version == version)
-                    .values(version=version)
+                    .values(version=version, computer_due=computer_due, updated=_now())
                 )
                 if _rows(result) != 1:
                     raise self._stale(session, game_id, version)
