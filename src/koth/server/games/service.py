@@ -26,7 +26,6 @@ from koth.i18n import DEFAULT
 from koth.server import security
 from koth.server.broker import Broker
 from koth.server.errors import (
-    AlreadySubmittedError,
     ForbiddenError,
     NotFinishedError,
     NotFoundError,
@@ -447,15 +446,13 @@ class GameService:
 
     async def _submit_simultaneous(self, live: LiveGame, seat: int, text: str) -> None:
         game_id, version = live.stored.id, live.version
-        pending = await self._db(self.repository.pending, game_id, version)
-        if seat in pending:
-            raise AlreadySubmittedError(f"seat {seat} has already chosen its action at this point")
-        acting = set(live.state.acting_players())
-        if acting - set(pending) - {seat}:
-            submitted = frozenset({*pending, seat})
-            due = owes_computer(live.stored.seats, live.state, submitted)
-            await self._db(self.repository.add_pending, game_id, version, seat, text, due)
-            live.submitted = submitted
+        acting = frozenset(live.state.acting_players())
+        computers = frozenset(s.seat for s in live.stored.seats if s.kind is SeatKind.COMPUTER)
+        stored, pending = await self._db(
+            self.repository.add_pending, game_id, version, seat, text, acting, computers
+        )
+        if stored:  # another seat has still to choose
+            live.submitted = frozenset({*pending, seat})
             return
         joint = {**pending, seat: text}
         after = live.state.clone()

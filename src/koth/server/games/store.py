@@ -428,21 +428,20 @@ class Repository:
         return None
 
     # --------------------------------------------------------------- pending
-    def pending(self, game_id: str, version: int) -> dict[int, str]:
-        """Secret submissions at the simultaneous node of ``version`` (server use only)."""
-        with self._sessions() as session:
-            rows = session.execute(
-                select(PendingRow.seat, PendingRow.action).where(
-                    PendingRow.game_id == game_id, PendingRow.version == version
-                )
-            ).all()
-            return {seat: action for seat, action in rows}
-
     def add_pending(
-        self, game_id: str, version: int, seat: int, action: str, computer_due: bool = False
-    ) -> None:
-        """Store one seat's secret submission at the node of ``version`` (``computer_due``:
-        a computer seat has still to submit there)."""
+        self,
+        game_id: str,
+        version: int,
+        seat: int,
+        action: str,
+        acting: frozenset[int],
+        computers: frozenset[int] = frozenset(),
+    ) -> tuple[bool, dict[int, str]]:
+        """One seat's secret submission at the simultaneous node of ``version``, where
+        the seats ``acting`` act (``computers``: those a computer plays), and the other
+        seats' submissions there. If another acting seat has still to submit, it is
+        stored (True; one round trip); if it is the last, nothing is stored (False): the
+        caller appends the joint move, with this one, through ``append_moves``."""
         try:
             with self._sessions.begin() as session:
                 # a no-op update that locks the game row and checks its version, so a
@@ -450,15 +449,34 @@ class Repository:
                 result = session.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id, GameRow.version == version)
-                    .values(version=version, computer_due=computer_due, updated=_now())
+                    .values(version=version)
                 )
                 if _rows(result) != 1:
                     raise self._stale(session, game_id, version)
+                rows = session.execute(
+                    select(PendingRow.seat, PendingRow.action).where(
+                        PendingRow.game_id == game_id, PendingRow.version == version
+                    )
+                ).all()
+                pending = {s: a for s, a in rows}
+                if seat in pending:
+                    raise AlreadySubmittedError(
+                        f"seat {seat} has already chosen its action at this point"
+                    )
+                waiting = acting - set(pending) - {seat}
+                if not waiting:
+                    return False, pending
+                session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(computer_due=bool(waiting & computers), updated=_now())
+                )
                 session.add(
                     PendingRow(
                         game_id=game_id, version=version, seat=seat, action=action, created=_now()
                     )
                 )
+                return True, pending
         except IntegrityError:
             raise AlreadySubmittedError(
                 f"seat {seat} has already submitted its action at version {version}"
