@@ -44,8 +44,10 @@ class LiveServer:
         computer_delay: float = 0.0,
         extra_games: tuple[str, ...] = (),
         env: dict[str, str] | None = None,
+        workers: int = 1,
     ) -> None:
         self.database = database
+        self.workers = workers
         self.env = env or {}
         self.extra_games = list(extra_games)
         self.port = port or free_port()
@@ -76,6 +78,7 @@ class LiveServer:
             str(self.port),
             "--database",
             self.database,
+            *(["--workers", str(self.workers)] if self.workers > 1 else []),
         ]
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=log)

@@ -36,7 +36,7 @@ def test_control_characters_in_actions_codes_and_queries(client: TestClient) -> 
     action = client.post("/api/games/a%00b/actions", json={"action": "x"})
     assert action.status_code == 404
     join = client.post("/api/quiz/join", json={"code": "AB\u0000CD", "team": "x"})
-    assert join.status_code == 404
+    assert join.status_code == 422 and "U+0000" in join.json()["error"]["message"]
     status = client.get("/api/games", params={"status": "a\u0000"})
     assert status.status_code == 422 and status.json()["error"]["code"] == "malformed_request"
     assert client.get("/api/games", params={"status": "garbage"}).status_code == 422
@@ -45,11 +45,15 @@ def test_control_characters_in_actions_codes_and_queries(client: TestClient) -> 
 @pytest.mark.parametrize(
     ("name", "why"),
     [
-        ("A\u0000B", "control"),
+        ("A\u0000B", "NUL"),
         ("\u200b", "zero-width"),
         ("\u202eOwls", "direction"),
         ("   ", "visible"),
         ("x" * 41, "visible"),
+        # look-alikes of "Alpha" with a character that shows as nothing
+        *((f"Alpha{c}", "invisible") for c in "\ufe0f\ufe00\u034f\u180b\u115f"),
+        # blank-looking names, and combining marks with nothing to sit on
+        *((c, "character") for c in ("\u3164", "\u2800", "\u17b4", "\u0301\u0308")),
     ],
 )
 def test_team_names_that_do_not_show_as_typed_are_refused(
@@ -60,7 +64,7 @@ def test_team_names_that_do_not_show_as_typed_are_refused(
     response = client.post("/api/quiz/join", json={"code": api.join_code, "team": name})
     assert response.status_code == 422, response.text
     message = response.json()["error"]["message"]
-    assert "character" in message, message
+    assert "character" in message and why in message, message
     assert api.judge_view()["teams"] == []
 
 

@@ -51,6 +51,21 @@ def test_the_access_log_names_routes_never_secrets(
     assert game.tokens[0] not in logged and "secret" not in logged and game.id not in logged
 
 
+def test_nested_routes_are_named_with_their_whole_path(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    event = client.post("/api/quiz/events", json={"title": "Routes"}).json()
+    host = {"Authorization": f"Bearer {event['host_token']}"}
+    with caplog.at_level(logging.INFO, logger="koth.access"):
+        client.post(f"/api/quiz/events/{event['id']}/judge/start", json={}, headers=host)
+        client.get("/api/quiz/series/nosuchseries")
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "koth.access"]
+    routes = [line["route"] for line in lines[-2:]]
+    assert routes == ["/api/quiz/events/{event_id}/judge/start", "/api/quiz/series/{series_id}"]
+    assert set(routes) <= set(client.get("/openapi.json").json()["paths"])
+    assert 'route="/api/quiz/events/{event_id}/judge/start"' in client.get("/metrics").text
+
+
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-c", "from koth.cli import main; main()", "serve", *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=60)

@@ -44,6 +44,7 @@ from koth.server.quiz.service import QuizService
 from koth.server.ratelimit import RateLimits
 from koth.server.settings import Settings
 from koth.server.sockets import SocketBudget
+from koth.server.supervision import follow_supervisor
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        follow_supervisor()  # a worker of --workers N stops when its supervisor dies
         owner = SqliteOwner.of(settings.database_url())  # one process per SQLite file
         engine = make_engine(settings.database_url())
         await asyncio.to_thread(migrate, engine)
@@ -94,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_live=settings.max_live_events,
             idle_seconds=settings.idle_seconds,
             max_picture_bytes=settings.quiz_picture_bytes,
+            max_pack_bytes=settings.quiz_pack_bytes,
         )
         app.state.games = games
         app.state.worker = worker
@@ -104,13 +107,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         broker = make_broker(settings.database_url(), settings.broker)
         games.broker = quiz.broker = broker
         await broker.start(functools.partial(_on_notice, games, quiz))
+        await _expire_once(games, settings.abandon_days)  # before any game is served
         await worker.resume_all()
         sweeper = asyncio.create_task(_sweep(games, quiz, settings.idle_seconds))
+        expiry = asyncio.create_task(_expire(games, settings.abandon_days))
         watcher = asyncio.create_task(worker.watch(settings.takeover_seconds))
         try:
             yield
         finally:
             sweeper.cancel()
+            expiry.cancel()
             watcher.cancel()
             await broker.close()
             await quiz.close()
@@ -132,7 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     deps.install_translations(app.state.templates)
     app.state.rate_limits = RateLimits(settings)
-    app.state.sockets = SocketBudget(settings.sockets_per_client)
+    app.state.sockets = SocketBudget(settings.sockets_per_client, settings.rate_ipv6_prefix)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(AccessLog)
@@ -141,7 +147,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(game_pages.router)
     app.include_router(learn_routes.api)
     app.include_router(learn_routes.pages)
-    app.include_router(quiz_routes.router)
+    for quiz_router in quiz_routes.ROUTERS:
+        app.include_router(quiz_router)
     app.include_router(quiz_pages.router)
     app.include_router(operations.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -188,6 +195,27 @@ async def _sweep(games: GameService, quiz: QuizService, idle_seconds: float) -> 
         await asyncio.sleep(min(60.0, idle_seconds / 4))
         games.sweep()
         quiz.sweep()
+
+
+#: how often abandoned games are looked for (and once at start-up)
+EXPIRY_EVERY_S = 3600.0
+
+
+async def _expire_once(games: GameService, days: float) -> None:
+    """Delete the games abandoned for ``days``."""
+    try:
+        gone = await games.expire_abandoned(days)
+        if gone:
+            log.info("deleted %d games nobody moved in for %s days", gone, days)
+    except Exception:  # the database is away for a moment: next time
+        log.warning("could not expire abandoned games", exc_info=True)
+
+
+async def _expire(games: GameService, days: float) -> None:
+    """Every hour after start-up: delete the games abandoned for ``days``."""
+    while True:
+        await asyncio.sleep(EXPIRY_EVERY_S)
+        await _expire_once(games, days)
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

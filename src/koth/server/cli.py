@@ -50,6 +50,8 @@ def serve_command(
 
     from koth.server.database import check_database_url, sqlite_in_use
     from koth.server.settings import Settings
+    from koth.server.sockets import MAX_MESSAGE_BYTES
+    from koth.server.supervision import SUPERVISOR_ENV
 
     given: dict[str, Any] = {"host": host, "port": port, "database": database}
     try:
@@ -74,6 +76,8 @@ def serve_command(
     os.environ.update(
         {"KOTH_HOST": settings.host, "KOTH_PORT": str(settings.port), "KOTH_DATABASE": url}
     )
+    if workers > 1:  # each worker stops when this supervisor dies
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())
     if workers > 1 and "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="koth-metrics-")
     shown = url.split("@")[-1] if "@" in url else url
@@ -92,6 +96,8 @@ def serve_command(
         access_log=False,  # koth.access logs each request without query or headers
         forwarded_allow_ips=forwarded_allow_ips,
         proxy_headers=forwarded_allow_ips is not None,
+        # a client frame is at most a hello: a larger one is refused unread
+        ws_max_size=MAX_MESSAGE_BYTES,
     )
 
 

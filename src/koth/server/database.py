@@ -102,17 +102,24 @@ class SqliteOwner:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file's folder is created if missing."""
+    """An engine for ``url``; a SQLite file's folder is created if missing. A database
+    error never shows the statement's parameters (a token's hash, a join code): its
+    message, and so any log line of it, says they were hidden."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 10}, pool_pre_ping=True
+            url,
+            connect_args={"check_same_thread": False, "timeout": 10},
+            pool_pre_ping=True,
+            hide_parameters=True,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    return create_engine(
+        url, pool_pre_ping=True, pool_size=10, max_overflow=10, hide_parameters=True
+    )
 
 
 def alembic_config(engine: Engine) -> Config:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
@@ -68,6 +68,10 @@ class Listeners(Generic[K]):
 
     def __len__(self) -> int:
         return sum(len(group) for group in self._groups.values())
+
+    def count(self, wanted: Callable[[K], bool]) -> int:
+        """How many listeners the audiences that ``wanted`` picks have."""
+        return sum(len(group) for key, group in self._groups.items() if wanted(key))
 
     async def deliver(self, messages: Mapping[K, str]) -> None:
         """Send each audience in ``messages`` its message (JSON text), all listeners

@@ -8,6 +8,7 @@ Each kind of request has its own limit (a setting); a request over it is refused
 from __future__ import annotations
 
 import enum
+import ipaddress
 import math
 import time
 
@@ -43,6 +44,21 @@ _WHAT = {
 }
 
 
+def client_key(address: str, ipv6_prefix: int = 64) -> str:
+    """What a client's requests are counted under: its IPv4 address, or the network of
+    the first ``ipv6_prefix`` bits of its IPv6 address (a host commonly holds a whole
+    /64 and can rotate through it). Anything else (a test client's name) as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, ipv6_prefix), strict=False))
+    return address
+
+
 def parse_limit(text: str) -> RateLimitItem:
     """``"20/minute"`` as a limit (ValueError names what is wrong)."""
     try:
@@ -64,9 +80,12 @@ class RateLimits:
         self.storage = storage_from_string(uri, **options)
         self.limiter = MovingWindowRateLimiter(self.storage)
         self.items = {action: parse_limit(getattr(settings, f"rate_{action}")) for action in Action}
+        self.ipv6_prefix = settings.rate_ipv6_prefix
 
     async def hit(self, action: Action, client: str) -> None:
-        """Count one request of ``client``; RateLimitedError when it is over the limit."""
+        """Count one request of ``client`` (an IPv6 client by its network: see
+        :func:`client_key`); RateLimitedError when it is over the limit."""
+        client = client_key(client, self.ipv6_prefix)
         item = self.items[action]
         if await self.limiter.hit(item, action.value, client):
             return

@@ -65,11 +65,23 @@ class Settings(BaseSettings):
         ge=1024,
         description="largest picture of a question pack (it also has to fit in a request body)",
     )
+    quiz_pack_bytes: int = Field(
+        default=1024 * 1024,
+        ge=1024,
+        description="the most a question pack may take once stored (its questions as JSON); "
+        "a larger pack is refused",
+    )
     sockets_per_game: int = Field(
-        default=200, ge=1, description="WebSockets one game accepts at once"
+        default=200,
+        ge=1,
+        description="spectators' WebSockets one game accepts at once (each seat has 16 of "
+        "its own, so spectators never keep a player out)",
     )
     sockets_per_event: int = Field(
-        default=3000, ge=1, description="WebSockets one quiz event accepts at once"
+        default=3000,
+        ge=1,
+        description="projector and public WebSockets one quiz event accepts at once (the "
+        "judge console and each team have 32 of their own)",
     )
     sockets_per_client: int = Field(
         default=100,
@@ -108,6 +120,13 @@ class Settings(BaseSettings):
         default="1200/minute",
         description="requests naming a game, event, code or token, per client address",
     )
+    rate_ipv6_prefix: int = Field(
+        default=64,
+        ge=16,
+        le=128,
+        description="rate limits and the per-address socket cap count an IPv6 client by "
+        "the network of this many leading bits of its address (128: the address alone)",
+    )
     max_live_games: int = Field(
         default=2000, ge=1, description="games kept in memory; the least recently used go"
     )
@@ -119,6 +138,12 @@ class Settings(BaseSettings):
         gt=0,
         description="a game or event nobody watched or changed for this long leaves memory "
         "(it is reloaded from the database on the next request)",
+    )
+    abandon_days: float = Field(
+        default=14.0,
+        gt=0,
+        description="an unfinished game nobody moved in for this many days is deleted "
+        "(its links answer 404)",
     )
     extra_games: list[str] = Field(
         default_factory=list,

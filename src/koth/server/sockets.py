@@ -17,7 +17,7 @@ from koth.core.errors import KothError
 from koth.i18n import COOKIE, pick_language
 from koth.server.errors import ErrorCode, TooManyConnectionsError, api_error_from
 from koth.server.metrics import SOCKETS
-from koth.server.ratelimit import Action, RateLimits
+from koth.server.ratelimit import Action, RateLimits, client_key
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,10 @@ BAD_HELLO = 4400
 HELLO_TIMEOUT_S = 10.0
 #: the largest frame a client may send (a hello or a ping is far smaller)
 MAX_FRAME_CHARS = 4096
+#: the largest WebSocket message the server reads at all (the server's frame limit: a
+#: frame of :data:`MAX_FRAME_CHARS` characters in UTF-8, at most 4 bytes each); a larger
+#: one is refused from its header (close code 1009) before its bytes are read
+MAX_MESSAGE_BYTES = 4 * MAX_FRAME_CHARS
 
 H = TypeVar("H", bound=BaseModel)
 
@@ -42,12 +46,14 @@ class Ping(BaseModel):
 class SocketBudget:
     """Live WebSockets per client address (a phone, or a venue's shared address)."""
 
-    def __init__(self, per_client: int) -> None:
+    def __init__(self, per_client: int, ipv6_prefix: int = 64) -> None:
         self.per_client = per_client
+        self.ipv6_prefix = ipv6_prefix
         self._open: Counter[str] = Counter()
 
     @asynccontextmanager
     async def admit(self, client: str, feature: str) -> AsyncIterator[None]:
+        client = client_key(client, self.ipv6_prefix)  # an IPv6 client by its network
         if self._open[client] >= self.per_client:
             raise TooManyConnectionsError(
                 f"this address already holds {self.per_client} live connections"
@@ -67,7 +73,13 @@ class SocketBudget:
 
 
 async def receive_frame(websocket: WebSocket) -> str:
-    text = await websocket.receive_text()
+    """The client's next text frame (BadFrame for a binary one or one too long)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if not isinstance(text, str):
+        raise BadFrame("frames are JSON text, not binary")
     if len(text) > MAX_FRAME_CHARS:
         raise BadFrame(f"a frame has at most {MAX_FRAME_CHARS} characters")
     return text
@@ -126,8 +138,12 @@ async def serve_socket(
         pass
     except KothError as exc:
         await close_with_error(websocket, exc)
-    except (TimeoutError, BadFrame):
+    except TimeoutError:
         await close_bad_hello(websocket, what)
+    except BadFrame as exc:
+        await close_with(
+            websocket, BAD_HELLO, ErrorCode.BAD_REQUEST, f"{exc}; say hello with {what} first"
+        )
     finally:
         if unsubscribe is not None:
             unsubscribe()

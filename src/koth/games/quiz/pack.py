@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -148,12 +150,14 @@ class Pack(BaseModel):
 
 
 # ----------------------------------------------------------------------- reading
-def parse_pack(text: str, form: PackForm) -> Pack:
-    """Read a pack in ``form`` (raises PackError with one line per problem)."""
+def parse_pack(text: str, form: PackForm, *, max_seconds: float | None = None) -> Pack:
+    """Read a pack in ``form`` (raises PackError with one line per problem). A JSON/YAML
+    pack may not use aliases, and its reading stops after ``max_seconds`` if given."""
     if form == "csv":
         rows, lines = _csv_rows(text)
         return _validate({"questions": rows}, lambda loc: _csv_line(loc, lines))
-    data, where = _yaml_tree(text)
+    deadline = math.inf if max_seconds is None else time.monotonic() + max_seconds
+    data, where = _yaml_tree(text, deadline)
     return _validate(data, where)
 
 
@@ -211,15 +215,37 @@ def _csv_line(loc: tuple[int | str, ...], lines: list[int]) -> int | None:
     return None
 
 
-def _yaml_tree(text: str) -> tuple[Any, Any]:
+class _PackLoader(yaml.SafeLoader):
+    """YAML's safe loader without aliases: an alias repeats a node, so a few bytes of
+    them can stand for gigabytes ("billion laughs"); a pack never needs one. It gives up
+    past its deadline."""
+
+    deadline = math.inf
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if time.monotonic() > self.deadline:
+            raise PackError(["the pack takes too long to read"])
+        if self.check_event(yaml.AliasEvent):
+            event: Any = self.peek_event()  # type: ignore[no-untyped-call]
+            raise PackError(
+                [f"line {event.start_mark.line + 1}: a pack may not use YAML aliases (*name)"]
+            )
+        return super().compose_node(parent, index)
+
+
+def _yaml_tree(text: str, deadline: float = math.inf) -> tuple[Any, Any]:
     """The document and a function giving the line of a path in it (JSON is YAML)."""
+    loader = _PackLoader(text)
+    loader.deadline = deadline
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node = loader.get_single_node()
+        data = None if node is None else loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f"line {mark.line + 1}: " if mark is not None else ""
         raise PackError([f"{line}not valid JSON/YAML ({getattr(exc, 'problem', exc)})"]) from None
+    finally:
+        loader.dispose()
 
     def where(loc: tuple[int | str, ...]) -> int | None:
         current = node

@@ -78,9 +78,12 @@ class LiveHub(Generic[K]):
             if not listeners:
                 del self._games[game_id]
 
-    def count(self, game_id: str) -> int:
+    def count(self, game_id: str, wanted: Callable[[K], bool] | None = None) -> int:
+        """How many listen to ``game_id`` (those of the audiences ``wanted`` picks)."""
         listeners = self._games.get(game_id)
-        return 0 if listeners is None else len(listeners)
+        if listeners is None:
+            return 0
+        return len(listeners) if wanted is None else listeners.count(wanted)
 
     async def publish(self, game_id: str, message_for: Callable[[K], str]) -> None:
         """Send every listener of ``game_id`` the message built for its audience."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from koth.games.board.events import BoardEvent
 from koth.games.cards.events import CardsEvent
+from koth.server.bodies import RequestBody
 
 #: every code a log entry may carry (the schema's enum)
 LOG_CODES: list[str] = sorted({*(e.value for e in CardsEvent), *(e.value for e in BoardEvent)})
@@ -28,9 +30,7 @@ class SeatKind(enum.StrEnum):
 
 
 # ------------------------------------------------------------------ requests
-class SeatConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SeatConfig(RequestBody):
     kind: SeatKind = SeatKind.HUMAN
     agent: str | None = Field(
         default=None,
@@ -45,24 +45,38 @@ class SeatConfig(BaseModel):
     )
 
 
-class CreateGameRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CreateGameRequest(RequestBody):
     game: str = Field(description="registry name, e.g. cards or board")
-    params: dict[str, Any] = Field(default_factory=dict, description="the game's parameters")
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the game's parameters: an object of its params_schema (GET /api/catalog), "
+        "whose unknown keys are refused",
+    )
     seats: list[SeatConfig] | None = Field(
         None, description="one entry per seat (default: every seat human)"
     )
 
 
-class ActionRequest(BaseModel):
+def _no_default(schema: dict[str, Any]) -> None:
+    """A field that is either given or absent: its schema names no default (null)."""
+    schema.pop("default", None)
+
+
+class ActionRequest(RequestBody):
     """One action, by notation or by id; ``version`` guards against acting on a stale
     picture (a 409 "stale" error if the game has moved on)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # exactly one of the two is given (the schema's oneOf): neither is null
+    model_config = ConfigDict(
+        json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["action_id"]}]}
+    )
 
-    action: str | None = Field(default=None, max_length=200, description="the action's notation")
-    action_id: int | None = Field(default=None, ge=0, description="the action's integer id")
+    action: Annotated[str, Field(max_length=200)] | SkipJsonSchema[None] = Field(
+        default=None, description="the action's notation", json_schema_extra=_no_default
+    )
+    action_id: Annotated[int, Field(ge=0)] | SkipJsonSchema[None] = Field(
+        default=None, description="the action's integer id", json_schema_extra=_no_default
+    )
     version: int | None = Field(
         default=None, ge=0, description="the game version the action was made at"
     )
@@ -82,18 +96,14 @@ class ActionRequest(BaseModel):
         return self.action_id
 
 
-class GameHello(BaseModel):
+class GameHello(RequestBody):
     """The first frame of a game's WebSocket."""
-
-    model_config = ConfigDict(extra="forbid")
 
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200, description="null: a spectator")
 
 
-class ParamsCheckRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ParamsCheckRequest(RequestBody):
     params: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -13,8 +13,9 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from koth.core.errors import InvalidParamsError
@@ -26,7 +27,6 @@ from koth.i18n import DEFAULT
 from koth.server import security
 from koth.server.broker import Broker
 from koth.server.errors import (
-    AlreadySubmittedError,
     ForbiddenError,
     NotFinishedError,
     NotFoundError,
@@ -73,6 +73,19 @@ class SeatRequest:
     budget: int | None = None
 
 
+def owes_computer(
+    seats: Sequence[StoredSeat], state: GameState[Any, Any], submitted: Iterable[int] = ()
+) -> bool:
+    """Whether a computer seat is to act in ``state`` (and has not submitted yet)."""
+    if state.is_terminal():
+        return False
+    done = set(submitted)
+    return any(
+        seats[seat].kind is SeatKind.COMPUTER and seat not in done
+        for seat in state.acting_players()
+    )
+
+
 def chance_rng(seed: int, version: int) -> random.Random:
     """The RNG of the chance node at ``version``: the same after any restart."""
     return random.Random(f"koth-chance:{seed}:{version}")
@@ -100,6 +113,18 @@ def resolve_chance(state: GameState[Any, Any], seed: int, version: int) -> list[
         state.apply_action(outcome)
         moves.append(move_json(RecordedMove(player=-1, action=game.action_to_str(outcome))))
     return moves
+
+
+#: live connections one seat may hold at once (its tabs and devices)
+SOCKETS_PER_SEAT = 16
+
+
+def _spectating(audience: Audience) -> bool:
+    return audience[0] is None
+
+
+def _seat_is(seat: int) -> Callable[[Audience], bool]:
+    return lambda audience: audience[0] == seat
 
 
 class GameService:
@@ -184,6 +209,7 @@ class GameService:
             seats=stored_seats,
             status=status,
             initial_moves=initial_moves,
+            computer_due=owes_computer(stored_seats, state),
         )
         start = game.new_initial_state()
         book = LogBook(start)
@@ -244,10 +270,10 @@ class GameService:
         return len(self._live)
 
     async def _load(self, game_id: str) -> LiveGame:
-        stored = await self._db(self.repository.get_game, game_id)
-        if stored is None:
+        changes = await self._db(self.repository.changes, game_id, 0)
+        if changes is None:
             raise NotFoundError(f"no game {game_id!r}")
-        moves = await self._db(self.repository.moves, game_id)
+        stored, moves = changes.game, changes.moves
         game = make_game(stored.game_name, stored.params)
         record = GameRecord(
             game=game.name,
@@ -263,7 +289,7 @@ class GameService:
         )
         pending: dict[int, str] = {}
         if state.is_simultaneous_node():
-            pending = await self._db(self.repository.pending, game_id, len(moves))
+            pending = dict(changes.pending)
         return LiveGame(stored, state, len(moves), frozenset(pending), pending, notes, book=book)
 
     async def subscribe(
@@ -274,9 +300,15 @@ class GameService:
         falls in between)."""
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
-        if self.hub.count(game_id) >= self.max_listeners:
+        # spectators and each seat have caps of their own: no crowd of spectators can
+        # keep a player from their own table
+        if seat is None and self.hub.count(game_id, _spectating) >= self.max_listeners:
             raise TooManyConnectionsError(
-                f"this game already has {self.max_listeners} live connections"
+                f"this game already has {self.max_listeners} spectators connected"
+            )
+        if seat is not None and self.hub.count(game_id, _seat_is(seat)) >= SOCKETS_PER_SEAT:
+            raise TooManyConnectionsError(
+                f"seat {seat} already has {SOCKETS_PER_SEAT} live connections"
             )
         subscriber = self.hub.subscribe(game_id, sink, (seat, lang))
         try:
@@ -319,6 +351,24 @@ class GameService:
 
     async def running_game_ids(self) -> list[str]:
         return await self._db(self.repository.game_ids, [GameStatus.OPEN, GameStatus.RUNNING])
+
+    async def due_game_ids(self) -> list[str]:
+        """The unfinished games a computer seat is to move in (from the database's index:
+        no game is loaded to find them)."""
+        return await self._db(self.repository.due_game_ids)
+
+    async def expire_abandoned(self, days: float) -> int:
+        """Delete the unfinished games nobody moved in for ``days``; returns how many."""
+        before = datetime.now(UTC) - timedelta(days=days)
+        gone = 0
+        while True:
+            ids = await self._db(self.repository.expire_abandoned, before)
+            for game_id in ids:
+                if self._live.pop(game_id) is not None:
+                    self._forgotten(game_id)
+            gone += len(ids)
+            if not ids:
+                return gone
 
     def seat_of(self, live: LiveGame, token: str | None) -> int | None:
         """The seat whose token this is; None (a spectator) without a token.
@@ -450,12 +500,12 @@ class GameService:
 
     async def _submit_simultaneous(self, live: LiveGame, seat: int, text: str) -> None:
         game_id, version = live.stored.id, live.version
-        pending = await self._db(self.repository.pending, game_id, version)
-        if seat in pending:
-            raise AlreadySubmittedError(f"seat {seat} has already chosen its action at this point")
-        acting = set(live.state.acting_players())
-        if acting - set(pending) - {seat}:
-            await self._db(self.repository.add_pending, game_id, version, seat, text)
+        acting = frozenset(live.state.acting_players())
+        computers = frozenset(s.seat for s in live.stored.seats if s.kind is SeatKind.COMPUTER)
+        stored, pending = await self._db(
+            self.repository.add_pending, game_id, version, seat, text, acting, computers
+        )
+        if stored:  # another seat has still to choose
             live.pending = {**pending, seat: text}
             live.submitted = frozenset(live.pending)
             return
@@ -484,6 +534,7 @@ class GameService:
             moves,
             status=status,
             pending=pending,
+            computer_due=owes_computer(live.stored.seats, after),
         )
         MOVES.inc(committed)
         book = live.book.copy() if live.book is not None else None
@@ -598,16 +649,16 @@ class GameService:
 
     async def _catch_up(self, live: LiveGame) -> None:
         game_id = live.stored.id
-        stored = await self._db(self.repository.get_game, game_id)
-        if stored is None:
+        changes = await self._db(self.repository.changes, game_id, live.version)
+        if changes is None:
             raise NotFoundError(f"no game {game_id!r}")
-        if stored.version > live.version:
-            rows = await self._db(self.repository.moves, game_id, live.version)
+        stored = changes.game
+        if changes.moves:
             game = live.game
             record = GameRecord(
                 game=game.name,
                 params=game.params.to_json(),
-                moves=[recorded_move(m) for m in rows],
+                moves=[recorded_move(m) for m in changes.moves],
             )
             after = live.state.clone()
             book = live.book.copy() if live.book is not None else None
@@ -615,9 +666,11 @@ class GameService:
             if after.num_moves != stored.version:
                 raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
             live.state, live.version, live.notes, live.book = after, stored.version, notes, book
+        elif stored.version > live.version:
+            raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
         live.submitted, live.pending = frozenset(), {}
         if live.state.is_simultaneous_node():
-            live.pending = await self._db(self.repository.pending, game_id, live.version)
+            live.pending = dict(changes.pending)
             live.submitted = frozenset(live.pending)
         live.stored = stored
 

@@ -29,6 +29,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     delete,
+    false,
     func,
     select,
     update,
@@ -57,6 +58,14 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     #: number of moves appended so far (a cache of max(moves.version) for listings)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: a computer seat is to move (or to submit): the games a (re)started server loads
+    #: at once; every other game waits in the database until someone asks for it
+    computer_due: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=false(), index=True
+    )
+    #: the last move (or the creation): an unfinished game idle for the abandon days
+    #: expires
+    updated: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SeatRow(Base):
@@ -137,6 +146,16 @@ class StoredGame:
     seats: tuple[StoredSeat, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """A game as one snapshot saw it: the stored game, its moves after a version, and
+    the secret submissions waiting at its current version."""
+
+    game: StoredGame
+    moves: list[dict[str, Any]]
+    pending: dict[int, str]
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -159,6 +178,7 @@ class Repository:
         seats: Sequence[StoredSeat],
         status: GameStatus,
         initial_moves: Sequence[dict[str, Any]],
+        computer_due: bool = False,
     ) -> StoredGame:
         created = _now()
         with self._sessions.begin() as session:
@@ -171,6 +191,8 @@ class Repository:
                     created=created,
                     status=status,
                     version=len(initial_moves),
+                    computer_due=computer_due,
+                    updated=created,
                 )
             )
             session.flush()  # the game row first: seats and moves reference it
@@ -227,6 +249,35 @@ class Repository:
                 session.scalars(select(GameRow.id).where(GameRow.status.in_(list(statuses))))
             )
 
+    def due_game_ids(self) -> list[str]:
+        """The unfinished games a computer seat is to move in (an index answers)."""
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    select(GameRow.id).where(
+                        GameRow.computer_due.is_(True), GameRow.status != GameStatus.FINISHED
+                    )
+                )
+            )
+
+    def expire_abandoned(self, before: datetime, limit: int = 500) -> list[str]:
+        """Delete up to ``limit`` unfinished games nobody moved in since ``before``, with
+        everything stored of them; returns their ids."""
+        with self._sessions.begin() as session:
+            last = func.coalesce(GameRow.updated, GameRow.created)
+            ids = list(
+                session.scalars(
+                    select(GameRow.id)
+                    .where(GameRow.status != GameStatus.FINISHED, last < before)
+                    .limit(limit)
+                )
+            )
+            if ids:
+                for table in (PendingRow, MoveRow, SeatRow, AnalysisRow):
+                    session.execute(delete(table).where(table.game_id.in_(ids)))
+                session.execute(delete(GameRow).where(GameRow.id.in_(ids)))
+            return ids
+
     def claim_seat(self, game_id: str, seat: int) -> GameStatus:
         """Mark ``seat`` as taken by its holder; returns the game's status afterwards
         (open turns running once every human seat has been claimed)."""
@@ -257,6 +308,35 @@ class Repository:
             return GameStatus(status)
 
     # ----------------------------------------------------------------- moves
+    def changes(self, game_id: str, after: int) -> Changes | None:
+        """The game, its moves after version ``after`` and the submissions waiting at
+        its current version, all read in one snapshot (PostgreSQL's REPEATABLE READ): a
+        commit of another process lands wholly before or wholly after it, so the game's
+        version is always ``after`` plus the moves read. None: no such game."""
+        with self.engine.connect() as connection:
+            if self.engine.dialect.name == "postgresql":
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            with Session(connection) as session, session.begin():
+                row = session.get(GameRow, game_id)
+                if row is None:
+                    return None
+                seats = session.scalars(
+                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+                ).all()
+                moves = list(
+                    session.scalars(
+                        select(MoveRow.move)
+                        .where(MoveRow.game_id == game_id, MoveRow.version > after)
+                        .order_by(MoveRow.version)
+                    )
+                )
+                pending = session.execute(
+                    select(PendingRow.seat, PendingRow.action).where(
+                        PendingRow.game_id == game_id, PendingRow.version == row.version
+                    )
+                ).all()
+                return Changes(_stored(row, seats), moves, {s: a for s, a in pending})
+
     def moves(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
         """The stored moves, those after version ``after`` only if given."""
         with self._sessions() as session:
@@ -276,6 +356,7 @@ class Repository:
         *,
         status: GameStatus | None = None,
         pending: tuple[int, str] | None = None,
+        computer_due: bool = False,
     ) -> int:
         """Append ``moves`` after version ``expected_version`` in one transaction (with
         the submission ``pending`` that completed a simultaneous node, if any).
@@ -284,7 +365,12 @@ class Repository:
         ``expected_version`` (another writer appended first).
         """
         new_version = expected_version + len(moves)
-        values: dict[str, Any] = {"version": new_version}
+        now = _now()
+        values: dict[str, Any] = {
+            "version": new_version,
+            "computer_due": computer_due,
+            "updated": now,
+        }
         if status is not None:
             values["status"] = status
         try:
@@ -310,7 +396,6 @@ class Repository:
                             created=_now(),
                         )
                     )
-                now = _now()
                 session.add_all(
                     MoveRow(game_id=game_id, version=expected_version + i + 1, move=m, created=now)
                     for i, m in enumerate(moves)
@@ -343,26 +428,47 @@ class Repository:
         return None
 
     # --------------------------------------------------------------- pending
-    def pending(self, game_id: str, version: int) -> dict[int, str]:
-        """Secret submissions at the simultaneous node of ``version`` (server use only)."""
-        with self._sessions() as session:
-            rows = session.execute(
-                select(PendingRow.seat, PendingRow.action).where(
-                    PendingRow.game_id == game_id, PendingRow.version == version
-                )
-            ).all()
-            return {seat: action for seat, action in rows}
-
-    def add_pending(self, game_id: str, version: int, seat: int, action: str) -> None:
-        """Store one seat's secret submission at the node of ``version``."""
+    def add_pending(
+        self,
+        game_id: str,
+        version: int,
+        seat: int,
+        action: str,
+        acting: frozenset[int],
+        computers: frozenset[int] = frozenset(),
+    ) -> tuple[bool, dict[int, str]]:
+        """One seat's secret submission at the simultaneous node of ``version``, where
+        the seats ``acting`` act (``computers``: those a computer plays), and the other
+        seats' submissions there. If another acting seat has still to submit, it is
+        stored (True; one round trip); if it is the last, nothing is stored (False): the
+        caller appends the joint move, with this one, through ``append_moves``."""
         try:
             with self._sessions.begin() as session:
                 self._lock_node(session, game_id, version)
+                rows = session.execute(
+                    select(PendingRow.seat, PendingRow.action).where(
+                        PendingRow.game_id == game_id, PendingRow.version == version
+                    )
+                ).all()
+                pending = {s: a for s, a in rows}
+                if seat in pending:
+                    raise AlreadySubmittedError(
+                        f"seat {seat} has already chosen its action at this point"
+                    )
+                waiting = acting - set(pending) - {seat}
+                if not waiting:
+                    return False, pending
+                session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(computer_due=bool(waiting & computers), updated=_now())
+                )
                 session.add(
                     PendingRow(
                         game_id=game_id, version=version, seat=seat, action=action, created=_now()
                     )
                 )
+                return True, pending
         except IntegrityError:
             raise AlreadySubmittedError(
                 f"seat {seat} has already submitted its action at version {version}"
@@ -451,7 +557,8 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         game_name=row.game_name,
         params=dict(row.params),
         chance_seed=row.chance_seed,
-        created=row.created,
+        # SQLite keeps no offset: every time is stored in UTC, so it is said so again
+        created=row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC),
         status=GameStatus(row.status),
         version=row.version,
         seats=tuple(

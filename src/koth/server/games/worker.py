@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import hashlib
 import importlib
 import logging
@@ -25,7 +23,6 @@ import multiprocessing
 import os
 import random
 import signal
-import sys
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -39,6 +36,7 @@ from koth.server.games.live import LiveGame
 from koth.server.games.schemas import SeatKind
 from koth.server.games.service import GameService
 from koth.server.metrics import COMPUTER_QUEUE
+from koth.server.supervision import parent_death_signal
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +95,9 @@ class ComputerWorker:
             del self._policies[key]
 
     async def resume_all(self) -> None:
-        """After a (re)start: every unfinished game may owe computer moves."""
-        for game_id in await self.service.running_game_ids():
+        """After a (re)start: the games that owe a computer move (the database's index
+        says which) are loaded and played; every other game waits until it is asked for."""
+        for game_id in await self.service.due_game_ids():
             self.kick(game_id)
 
     async def stop(self) -> None:
@@ -147,11 +146,17 @@ class ComputerWorker:
             log.exception("computer seat driver of game %s failed", game_id)
 
     async def watch(self, every: float) -> None:
-        """Look at every game held in memory now and then: a claim another process held
-        when it died is free again, and its moves are owed."""
+        """Look now and then at every game held in memory and every game that owes a
+        computer move: a claim another process held when it died is free again, and its
+        moves are owed (another process's game is loaded here to make them)."""
         while not self._stopping:
             await asyncio.sleep(every)
-            for game_id in self.service.held_game_ids():
+            try:
+                due = await self.service.due_game_ids()
+            except Exception:  # the database is away for a moment: the held games still
+                log.warning("could not list the games owing computer moves", exc_info=True)
+                due = []
+            for game_id in dict.fromkeys([*self.service.held_game_ids(), *due]):
                 self.kick(game_id)
 
     async def _play(self, game_id: str, seat: int) -> bool:
@@ -259,18 +264,10 @@ def _start_worker(extra_games: tuple[str, ...], server_pid: int) -> None:
         importlib.import_module(module)
 
 
-#: Linux's prctl option that sends a process a signal when its parent dies
-_PR_SET_PDEATHSIG = 1
-
-
 def _die_with_the_server() -> None:
     """A search process outlives a killed server only to finish a think nobody will
     read; on Linux it is told to stop when the server dies."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    parent_death_signal(signal.SIGKILL)
 
 
 def _decide_elsewhere(

@@ -7,6 +7,7 @@ open question, the next part's teams, the answers of a group); the fold
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -242,13 +243,26 @@ def show_screen(model: EventModel, body: ScreenCommand, now: float) -> ops.Op:
     return ops.ScreenShown(question=_question(model, body), show=body.show, at=now)
 
 
-def load_pack(_model: EventModel, body: PackUpload, _now: float) -> ops.Op:
+#: the longest a pack may take to read (in a thread: the event loop never reads one)
+PACK_READ_SECONDS = 5.0
+
+
+def read_pack(body: PackUpload, max_bytes: int) -> ops.Op:
     """The host's question pack, checked (every problem named with its line and field),
-    replacing one loaded before."""
+    replacing one loaded before; refused when its stored form would pass ``max_bytes``.
+    It blocks for as long as the reading takes: callers run it in a thread."""
     try:
-        pack = parse_pack(body.text, body.form)
+        pack = parse_pack(body.text, body.form, max_seconds=PACK_READ_SECONDS)
     except PackError as exc:
         raise InvalidRequestError(
             N_("the question pack has errors: {problems}"), problems="; ".join(exc.problems)
         ) from None
-    return ops.PackLoaded(pack=pack.model_dump(mode="json"))
+    stored = pack.model_dump(mode="json")
+    size = len(json.dumps(stored, ensure_ascii=False).encode())
+    if size > max_bytes:
+        raise InvalidRequestError(
+            N_("the question pack has errors: {problems}"),
+            problems=f"stored, it would take {size} bytes, more than the {max_bytes} this "
+            "server keeps of a pack",
+        )
+    return ops.PackLoaded(pack=stored)

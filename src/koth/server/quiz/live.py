@@ -200,8 +200,11 @@ class LiveEvent:
     def unsubscribe(self, listener: Listener[str]) -> None:
         self._listeners.remove(listener)
 
-    def listener_count(self) -> int:
-        return len(self._listeners)
+    def listener_count(self, key: str | None = None) -> int:
+        """How many listen (to audience ``key`` only, if given)."""
+        if key is None:
+            return len(self._listeners)
+        return self._listeners.count(lambda audience: audience == key)
 
     def busy(self) -> bool:
         """Someone listens, or a write or a broadcast is under way: keep it in memory."""

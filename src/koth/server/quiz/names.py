@@ -1,8 +1,11 @@
 """Team names as people type them on phones: normalised, checked, compared.
 
 A name is stored NFKC-normalised with its spacing tidied; it may not hold control,
-direction-override, zero-width or other invisible characters; it has 1 to
-:data:`TEAM_NAME_MAX` visible characters; and two names are the same team when they
+direction-override, zero-width or other invisible characters (Unicode's format,
+unassigned and private-use categories, and every Default_Ignorable_Code_Point: variation
+selectors, fillers, the combining grapheme joiner...); it has 1 to :data:`TEAM_NAME_MAX`
+visible characters, at least one of them a letter or a digit (a name of combining marks
+or blank-looking symbols alone shows nothing); and two names are the same team when they
 differ only by case or by letters that look alike in another script (a Cyrillic "О" for
 a Latin "O"), so "Owls", "OWLS" and "Оwls" cannot all join one event.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+import regex
 from confusable_homoglyphs import confusables
 
 from koth.server.errors import InvalidRequestError
@@ -20,6 +24,12 @@ TEAM_NAME_MAX = 40
 #: Unicode categories that never show: control, format (bidi overrides, zero-width
 #: joiners...), surrogates, private use and unassigned code points
 INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+#: characters Unicode says a renderer may show as nothing at all
+IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+
+
+def _invisible(char: str) -> bool:
+    return unicodedata.category(char) in INVISIBLE or IGNORABLE.match(char) is not None
 
 
 def normal_name(name: str) -> str:
@@ -29,15 +39,17 @@ def normal_name(name: str) -> str:
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` (already normalised) cannot be a team name, or None."""
-    hidden = sorted({f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in INVISIBLE})
+    hidden = sorted({f"U+{ord(c):04X}" for c in name if _invisible(c)})
     if hidden:
         return (
-            "a team name may not hold control, direction or zero-width characters "
-            f"({', '.join(hidden[:3])})"
+            "a team name may not hold control, direction, zero-width or other invisible "
+            f"characters ({', '.join(hidden[:3])})"
         )
     visible = sum(1 for c in name if not c.isspace())
     if not visible >= 1 or len(name) > TEAM_NAME_MAX:
         return f"a team name has 1 to {TEAM_NAME_MAX} visible characters"
+    if not any(unicodedata.category(c)[0] in "LN" for c in name):
+        return "a team name needs at least one visible letter or digit character"
     return None
 
 

@@ -11,7 +11,18 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    TypeAdapter,
+    model_validator,
+)
+
+from koth.server.bodies import refuse_nul
 
 Declaration = Literal["jump", "revolution", "ordinary"]
 Format = Literal["single", "semifinals"]
@@ -24,6 +35,11 @@ class EventSettings(BaseModel):
     """What the host chooses when creating a quiz event."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        return refuse_nul(data)
 
     title: str = Field("King of the Hill", min_length=1, max_length=100)
     teams: list[str] = Field(
@@ -40,7 +56,7 @@ class EventSettings(BaseModel):
     prize_places: int = Field(3, ge=1, le=100)
     format: Format = "single"
     qualifiers: int = Field(3, ge=1, le=1000, description="semifinals: teams going on (K)")
-    spurs: dict[str, list[int]] = Field(
+    spurs: dict[Annotated[str, StringConstraints(min_length=1)], list[int]] = Field(
         default_factory=dict, description="spur cells set by hand, per team name"
     )
     spurs_per_slope: int = Field(1, ge=0, le=20, description="spur cells drawn per slope")
@@ -48,7 +64,7 @@ class EventSettings(BaseModel):
         default=None, ge=0, description="seed of the spur draw (default: a random one, kept secret)"
     )
     answer_seconds: int = Field(60, ge=5, le=3600, description="default answering time")
-    phones_show_question: bool = Field(
+    phones_show_question: StrictBool = Field(
         False, description="team phones show the question's text once the host shows it"
     )
     withdrawn_king: Literal["stays", "refused"] = Field(

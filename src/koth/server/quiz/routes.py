@@ -88,15 +88,15 @@ COMMAND_ERRORS = error_responses(
     AlreadyAnsweredError,
 )
 
-router = APIRouter(
-    prefix="/api/quiz",
-    tags=["quiz"],
-    responses=error_responses(MalformedRequestError, RateLimitedError, PayloadTooLargeError),
-)
+#: what any request may be refused with
+REQUEST_ERRORS = error_responses(MalformedRequestError, RateLimitedError, PayloadTooLargeError)
+# every router carries its whole prefix and the app includes each one itself (no router
+# inside another), so a route's own path is the template the access log and metrics name
+router = APIRouter(prefix="/api/quiz", tags=["quiz"], responses=REQUEST_ERRORS)
 judge = APIRouter(
-    prefix="/events/{event_id}/judge",
+    prefix="/api/quiz/events/{event_id}/judge",
     tags=["quiz judge"],
-    responses=COMMAND_ERRORS,
+    responses={**REQUEST_ERRORS, **COMMAND_ERRORS},
     dependencies=[limited(Action.ACT)],
 )
 LOOKUP = [limited(Action.LOOKUP)]
@@ -398,7 +398,7 @@ async def appeal_group(
 async def load_pack(
     live: HostEventDep, key: IdempotencyKeyDep, body: PackUpload, quiz: QuizDep
 ) -> JudgeMessage:
-    return await quiz.run_command(live, commands.load_pack, body, key)
+    return await quiz.load_pack(live, body, key)
 
 
 @judge.post("/screen", summary="Show the open question, its answer, or the mountain")
@@ -406,10 +406,6 @@ async def show_screen(
     live: HostEventDep, key: IdempotencyKeyDep, body: ScreenCommand, quiz: QuizDep
 ) -> JudgeMessage:
     return await quiz.run_command(live, commands.show_screen, body, key)
-
-
-router.include_router(judge)
-router.include_router(series_routes.router)
 
 
 @router.put(
@@ -543,3 +539,7 @@ async def quiz_socket(
         pong=lambda: {"type": "pong", "server_time": time.time()},
         what="a role and a token",
     )
+
+
+#: the quiz API's routers, each included by the app
+ROUTERS = (router, judge, series_routes.router)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from koth.games.quiz import TeamLine
 from koth.games.quiz.protocol import EventIn, GameIn
 from koth.games.quiz.situation import Downgrade, TieGroup
+from koth.server.bodies import RequestBody
 from koth.server.quiz.names import TEAM_NAME_MAX
 from koth.server.quiz.ops import (
     ANSWER_MAX,
@@ -33,8 +34,8 @@ AnswerStatus = Literal["accepted", "right", "wrong"]
 ProtocolDocument = GameIn | EventIn
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Body(RequestBody):
+    pass
 
 
 # ------------------------------------------------------------------ requests
@@ -96,19 +97,19 @@ class ExtendCommand(OnQuestion):
 
 
 class JudgeCommand(OnQuestion):
-    correct: bool
+    correct: StrictBool
     key: str | None = Field(default=None, max_length=400, description="a group's normalised text")
     teams: list[str] = Field(default_factory=list, max_length=10_000)
 
 
 class PartnerCommand(OnQuestion):
-    partner: bool = True
+    partner: StrictBool = True
 
 
 class AppealCommand(_Body):
     question: int = Field(ge=1)
     team: str = Field(min_length=1, max_length=TEAM_NAME_MAX)
-    correct: bool
+    correct: StrictBool
     comment: str = Field("", max_length=COMMENT_MAX)
     answer: str | None = Field(
         default=None,
@@ -139,7 +140,7 @@ class MergeTeamsCommand(TeamCommand):
 
 
 class LockJoiningCommand(_Body):
-    locked: bool = True
+    locked: StrictBool = True
 
 
 class GroupAppealCommand(_Body):
@@ -149,7 +150,7 @@ class GroupAppealCommand(_Body):
     question: int = Field(ge=1)
     key: str | None = Field(default=None, max_length=400, description="a group's normalised text")
     teams: list[str] = Field(default_factory=list, max_length=10_000)
-    correct: bool
+    correct: StrictBool
     comment: str = Field("", max_length=COMMENT_MAX)
 
 
@@ -495,11 +496,21 @@ class ResultsDocument(BaseModel):
 
 
 # ------------------------------------------------------------------ the show
+#: the longest pack text: the default cap on a request body (a text cannot be longer
+#: than the body that carries it)
+PACK_TEXT_MAX = 256 * 1024
+
+
 class PackUpload(_Body):
     """A question pack as the host's file holds it (CSV, JSON or YAML text)."""
 
     form: Literal["csv", "json", "yaml"]
-    text: str = Field(min_length=1, max_length=1_000_000)
+    text: str = Field(
+        min_length=1,
+        max_length=PACK_TEXT_MAX,
+        description="the file's text; the whole request body is also capped by the "
+        "server's max_body_bytes (256 KiB unless its host set more)",
+    )
 
 
 class ScreenCommand(OnQuestion):

@@ -7,7 +7,15 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from koth.server.deps import QuizTokenDep, SeriesDep, limited
-from koth.server.errors import ForbiddenError, InvalidRequestError, NotFoundError, error_responses
+from koth.server.errors import (
+    ForbiddenError,
+    InvalidRequestError,
+    MalformedRequestError,
+    NotFoundError,
+    PayloadTooLargeError,
+    RateLimitedError,
+    error_responses,
+)
 from koth.server.quiz.series_schemas import (
     AddEvent,
     CreatedSeries,
@@ -19,7 +27,11 @@ from koth.server.quiz.series_schemas import (
 from koth.server.ratelimit import Action
 from koth.server.responses import attachment
 
-router = APIRouter(prefix="/series", tags=["quiz seasons"])
+router = APIRouter(
+    prefix="/api/quiz/series",
+    tags=["quiz seasons"],
+    responses=error_responses(MalformedRequestError, RateLimitedError, PayloadTooLargeError),
+)
 LOOKUP = [limited(Action.LOOKUP)]
 HOST_ERRORS = error_responses(NotFoundError, ForbiddenError, InvalidRequestError)
 

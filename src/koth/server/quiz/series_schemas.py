@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
+from koth.server.bodies import RequestBody
 from koth.server.quiz.names import TEAM_NAME_MAX
 from koth.server.quiz.series import Formula
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Body(RequestBody):
+    pass
 
 
 class SeriesSettings(_Body):

@@ -13,6 +13,7 @@ import io
 import re
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 import segno
@@ -34,7 +35,7 @@ from koth.server.errors import (
 )
 from koth.server.listeners import Listener, Sink
 from koth.server.memory import LiveCache
-from koth.server.quiz import ops, views
+from koth.server.quiz import commands, ops, views
 from koth.server.quiz.commands import B, Command
 from koth.server.quiz.export import protocol_document, results_csv
 from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, QuizMessage, load_model, team_key
@@ -46,6 +47,7 @@ from koth.server.quiz.schemas import (
     CredentialsResponse,
     EventLinks,
     JudgeMessage,
+    PackUpload,
     PictureStoredResponse,
     ProjectorMessage,
     ProtocolDocument,
@@ -62,6 +64,8 @@ CODE_LENGTH = 6
 #: database round trip (a NUL byte, say, never reaches the database)
 JOIN_CODE = re.compile(r"[A-Z0-9]{4,16}")
 SUBMISSION_ID = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
+#: live connections the judge console, or one team, may hold at once (its devices)
+SOCKETS_PER_AUDIENCE = 32
 
 
 def new_code(length: int = CODE_LENGTH) -> str:
@@ -95,9 +99,14 @@ class QuizService:
         max_live: int = 200,
         idle_seconds: float = 3600.0,
         max_picture_bytes: int = 200 * 1024,
+        max_pack_bytes: int = 1024 * 1024,
     ) -> None:
         self.max_listeners = max_listeners
         self.max_picture_bytes = max_picture_bytes
+        self.max_pack_bytes = max_pack_bytes
+        #: one pack is read at a time, in a thread of its own: the database calls' threads
+        #: stay free for everyone else
+        self._packs = ThreadPoolExecutor(1, thread_name_prefix="koth-pack")
         self.repo = QuizRepository(engine)
         self._live: LiveCache[LiveEvent] = LiveCache(
             max_live, idle_seconds, lambda _id, live: live.busy()
@@ -113,6 +122,7 @@ class QuizService:
     async def close(self) -> None:
         for live in list(self._live.values()):
             await live.close()
+        self._packs.shutdown(wait=False, cancel_futures=True)
         await asyncio.gather(*self._closing, return_exceptions=True)
 
     def sweep(self) -> int:
@@ -399,12 +409,22 @@ class QuizService:
         return message
 
     # ---------------------------------------------------------------- the show
+    async def load_pack(self, live: LiveEvent, body: PackUpload, key: str | None) -> JudgeMessage:
+        """Load the host's question pack: read and checked in a thread (the event loop
+        answers everyone else meanwhile), then applied like any judge command."""
+        _check_key(key)
+        loop = asyncio.get_running_loop()
+        op = await loop.run_in_executor(self._packs, commands.read_pack, body, self.max_pack_bytes)
+        return await self.run_command(live, lambda _model, _body, _now: op, body, key)
+
     async def store_picture(self, live: LiveEvent, name: str, data: bytes) -> PictureStoredResponse:
         """Store a picture of the pack (a PNG, JPEG, WebP or GIF by its first bytes, at
         most ``max_picture_bytes``); a picture of the same name is replaced."""
         try:
+            if "\x00" in name:
+                raise ValueError(name)
             PackQuestion.model_validate({"number": 1, "text": "-", "answer": "-", "picture": name})
-        except ValidationError:
+        except (ValidationError, ValueError):
             raise InvalidRequestError(
                 N_("a picture is a plain file name without folders (got {name!r})"), name=name
             ) from None
@@ -419,6 +439,8 @@ class QuizService:
         """A picture of the pack: for everyone once its question was shown (or the event
         is over), before that for the host only."""
         live = await self.live(event_id)
+        if "\x00" in name:  # no stored name holds one (nor could, on PostgreSQL)
+            raise NotFoundError(N_("no picture {name!r} is stored with this event"), name=name)
         public = await live.read(lambda m, _now: shown_pictures(m.pack, m.parts, m.finished))
         if name not in public:
             try:
@@ -478,9 +500,15 @@ class QuizService:
             key = team_key(self.team_of(live, token))
         else:
             key = PROJECTOR
-        if live.listener_count() >= self.max_listeners:
+        # the public screens have a cap, and the judge and each team one of their own:
+        # no crowd of projectors can keep a team's phones or the judge out
+        if key == PROJECTOR and live.listener_count(PROJECTOR) >= self.max_listeners:
             raise TooManyConnectionsError(
                 N_("this event already has {count} live connections"), count=self.max_listeners
+            )
+        if key != PROJECTOR and live.listener_count(key) >= SOCKETS_PER_AUDIENCE:
+            raise TooManyConnectionsError(
+                N_("this event already has {count} live connections"), count=SOCKETS_PER_AUDIENCE
             )
         listener = live.subscribe(key, sink)
         try:
