@@ -11,7 +11,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the user guides checked here (each says how to install what it needs)
-GUIDES = ["README.md", "docs/agents.md", "docs/deploy.md", "docs/server.md"]
+GUIDES = [
+    "README.md",
+    "docs/agents.md",
+    "docs/deploy.md",
+    "docs/server.md",
+    "docs/interop.md",
+    "docs/performance.md",
+    "docs/vector.md",
+]
 
 
 def _apt_packages() -> list[str]:
