@@ -68,7 +68,16 @@ def test_replay_rejects_missing_and_malformed_files(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [["play", "cards"], ["play", "board"], ["simulate"], ["serve"], ["replay"], ["quiz", "score"]],
+    [
+        ["play", "cards"],
+        ["play", "board"],
+        ["simulate"],
+        ["analyze"],
+        ["serve"],
+        ["replay"],
+        ["quiz", "score"],
+        ["quiz", "pack", "check"],
+    ],
 )
 def test_help_is_reflowed_and_shows_no_bool_type(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "80", "TERMINAL_WIDTH": "80"})
