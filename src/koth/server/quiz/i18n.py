@@ -156,6 +156,10 @@ EN: dict[str, str] = {
     "error_storage_unavailable": N_("Nothing was stored: retry."),
     "error_too_many_connections": N_("Too many open connections."),
     "error_illegal_action": N_("This breaks a rule of the game."),
+    "error_seconds": N_(
+        "The answering time must be a whole number of seconds from {min} to {max}, "
+        "not “{value}”: nothing was started."
+    ),
     # the host's control, the show and seasons
     "appeal_answer": N_("The answer the team gave"),
     "appeal_admitted": N_("answer typed in by the judge"),

@@ -71,7 +71,8 @@
         response.data.received_local = Date.now() / 1000;
         receive(response.data);
       } else {
-        showError(Q.errorText(response.data, response.status, ["not_found", "name_taken"]));
+        // the server's own reason: on this console it names the field and its limits
+        showError(Q.errorText(response.data, response.status, ["not_found", "name_taken", "malformed_request", "invalid_request"]));
       }
       const resolve = waiters.get(item.key);
       waiters.delete(item.key);
@@ -84,9 +85,17 @@
 
   const button = (id, text, onclick, extra) => Q.el("button", Object.assign({ type: "button", id, text, onclick }, extra || {}));
 
+  /* Rebuild ``containers`` keeping what the judge is typing: each field's value, the
+     focus, and the focused field's selection and caret (a field whose text was selected
+     and is then typed over must be typed over after a redraw too, not typed before). */
   function preserve(containers, build) {
     const values = {};
-    const focused = document.activeElement && document.activeElement.id;
+    const active = document.activeElement;
+    const focused = active && active.id;
+    let selection = null;
+    try {
+      if (active && active.selectionStart !== null && active.selectionStart !== undefined) selection = [active.selectionStart, active.selectionEnd, active.selectionDirection];
+    } catch (e) { selection = null; } // a field without a caret
     for (const c of containers) for (const input of c.querySelectorAll("input, select, textarea")) {
       if (input.id) values[input.id] = input.type === "checkbox" ? input.checked : input.value;
     }
@@ -97,7 +106,26 @@
       if (input.type === "checkbox") input.checked = value;
       else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === value)) input.value = value;
     }
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    const again = focused && document.getElementById(focused);
+    if (again) {
+      again.focus();
+      if (selection && typeof again.setSelectionRange === "function") {
+        try { again.setSelectionRange(...selection); } catch (e) { /* a field without a caret */ }
+      }
+    }
+  }
+
+  const SECONDS = [5, 3600]; // the answering time the server accepts (OpenAnsweringCommand)
+
+  /* the answering time typed in, or null (and the reason shown) when it is not one */
+  function answerSeconds() {
+    const text = document.getElementById("answer-seconds").value.trim();
+    const seconds = Number(text);
+    if (!/^\d+$/.test(text) || seconds < SECONDS[0] || seconds > SECONDS[1]) {
+      showError(Q.t("error_seconds", { value: text, min: SECONDS[0], max: SECONDS[1] }));
+      return null;
+    }
+    return seconds;
   }
 
   function render() {
@@ -162,8 +190,12 @@
       }
       if (stage === "declaring") out.push(button("btn-lock", Q.t("lock"), () => command("lock"), { class: "primary big" }));
       if (stage === "read" || stage === "judging") {
-        const seconds = Q.el("input", { id: "answer-seconds", type: "number", min: "5", value: String(msg.settings.answer_seconds) });
-        out.push(Q.el("div", { class: "row" }, seconds, button("btn-open-answering", Q.t("open_answering"), () => command("open_answering", { seconds: Number(seconds.value) }), { class: stage === "read" ? "primary big" : "" })));
+        // a text field, not type=number: a number field has no selection to keep across redraws
+        const seconds = Q.el("input", { id: "answer-seconds", type: "text", inputmode: "numeric", maxlength: "4", size: "5", "aria-label": Q.t("answer_seconds"), value: String(msg.settings.answer_seconds) });
+        out.push(Q.el("div", { class: "row" }, seconds, button("btn-open-answering", Q.t("open_answering"), () => {
+          const value = answerSeconds();
+          if (value !== null) command("open_answering", { seconds: value });
+        }, { class: stage === "read" ? "primary big" : "" })));
       }
       if (stage === "answering") {
         const timer = phase.timer;
