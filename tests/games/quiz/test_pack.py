@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from koth.games.quiz.cli import quiz_app
 from koth.games.quiz.pack import (
+    PICTURE_MAX_BYTES,
     Pack,
     PackError,
     PackQuestion,
@@ -24,6 +25,7 @@ from koth.games.quiz.pack import (
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz" / "pack"
 runner = CliRunner()
+PNG = b"\x89PNG\r\n\x1a\n"
 HEAD = "number,text,answer,accepted,comment,source,picture,partner,backup,part\n"
 
 
@@ -236,3 +238,16 @@ def test_cli_pack_check_refuses_an_unreadable_file(tmp_path: Path) -> None:
     pack.write_bytes(b"number,text,answer\n1,\xff\xfe,A\n")
     result = runner.invoke(quiz_app, ["pack", "check", str(pack)])
     assert result.exit_code == 2 and "cannot be read as UTF-8 text" in result.stderr
+
+
+def test_cli_pack_check_applies_the_servers_picture_limit(tmp_path: Path) -> None:
+    """One limit for both: a picture the check passes is one the server stores (the
+    server's default is the same constant: tests/server/quiz/test_show.py)."""
+    pack = tmp_path / "p.csv"
+    pack.write_text(HEAD + "1,Q,A,,,,big.png,,,\n", encoding="utf-8")
+    (tmp_path / "big.png").write_bytes(PNG + bytes(PICTURE_MAX_BYTES))
+    result = runner.invoke(quiz_app, ["pack", "check", str(pack)])
+    assert result.exit_code == 2
+    assert f"more than the {PICTURE_MAX_BYTES} allowed" in result.stderr
+    (tmp_path / "big.png").write_bytes(PNG + bytes(PICTURE_MAX_BYTES - len(PNG)))
+    assert runner.invoke(quiz_app, ["pack", "check", str(pack)]).exit_code == 0

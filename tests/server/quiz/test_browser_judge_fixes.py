@@ -8,6 +8,7 @@ in between, as a co-judge or a team does during an evening.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,7 +17,7 @@ import pytest
 from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi, started
 from tests.server.quiz.test_browser_control import judge_page
-from tests.server.quiz.test_browser_redraw import frames
+from tests.server.quiz.test_browser_redraw import while_pressed as frame_arrives
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 expect = playwright_sync.expect
@@ -26,14 +27,6 @@ expect = playwright_sync.expect
 def quiz(server: LiveServer) -> Iterator[QuizApi]:
     with httpx.Client(base_url=server.url) as client:
         yield QuizApi(client)
-
-
-def frame_arrives(page: Any, change: Any) -> None:
-    """Make ``change`` through the API and wait until ``page`` has drawn its frame."""
-    before = frames(page)
-    change()
-    page.wait_for_function("(n) => (window.__quizFrames || 0) > n", arg=before)
-    page.wait_for_timeout(100)  # the frame's own handlers have run
 
 
 def test_the_answering_time_typed_over_while_an_update_arrives_is_what_was_typed(
@@ -77,3 +70,97 @@ def test_a_refused_command_shows_the_servers_reason_not_a_general_sentence(
     judge.locator("#btn-add-team").click()  # no name typed in
     expect(judge.locator("#error")).to_contain_text("team")
     expect(judge.locator("#error")).not_to_contain_text("expected shape")
+
+
+def test_the_ticks_of_a_lightning_question_do_not_carry_over_to_the_next(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    started(quiz, questions=1, prize_places=1)
+    quiz.play(1, {"A": "Paris", "B": "Paris"}, {"Paris"})
+    judge = judge_page(browser, server, quiz)
+    expect(judge.locator("#judge")).to_have_attribute("data-stage", "lightning")
+    for team in ("A", "B"):  # both right: still tied, a second lightning question
+        judge.locator(f'.lightning-group input[data-team="{team}"]').check()
+    judge.locator(".btn-lightning").click()
+    expect(judge.locator('.lightning-group[data-asked="2"]')).to_have_count(1)
+    expect(judge.locator(".lightning-group input:checked")).to_have_count(0)
+    judge.locator('.lightning-group input[data-team="B"]').check()  # only the winner
+    judge.locator(".btn-lightning").click()
+    expect(judge.locator("#judge")).to_have_attribute("data-stage", "finished")
+    rounds = quiz.judge_view()["lightning"]
+    assert rounds == [
+        {"teams": ["A", "B"], "right": ["A", "B"]},
+        {"teams": ["A", "B"], "right": ["B"]},
+    ]
+
+
+def test_an_appeal_on_an_early_question_is_filed_from_the_console(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    started(quiz, questions=12, steps=20)
+    for number in range(1, 8):
+        quiz.play(number, {"A": "Paris", "B": "Rome"}, {"Paris"})
+    judge = judge_page(browser, server, quiz)
+    options = judge.locator("#appeal-question option")
+    expect(options).to_have_count(7)  # every closed question, not the last five
+    expect(judge.locator("#appeal-question")).to_have_value("7")
+    judge.select_option("#appeal-question", "1")
+    expect(judge.locator("#appeal h3")).to_have_text("Question 1")
+    # another question closes: the form moves to it, the newest
+    frame_arrives(judge, lambda: quiz.play(8, {"A": "Paris", "B": "Rome"}, {"Paris"}))
+    expect(judge.locator("#appeal-question")).to_have_value("8")
+    judge.select_option("#appeal-question", "1")
+    judge.select_option("#appeal-team", "B")
+    judge.select_option("#appeal-correct", "true")
+    judge.fill("#appeal-comment", "Rome was right on question 1")
+    judge.locator("#btn-appeal").click()
+    expect(judge.locator(".appeal-item")).to_have_count(1)
+    appeals = quiz.judge_view()["appeals"]
+    assert [(a["question"], a["team"], a["correct"]) for a in appeals] == [(1, "B", True)]
+
+
+PACK = "number,text,answer,accepted\n1,Which city?,Lutetia,Paris\n2,Which river?,Sequana,Seine\n"
+
+
+def test_the_expected_answer_stays_off_the_console_until_the_judge_shows_it(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    started(quiz)
+    quiz.cmd("pack", form="csv", text=PACK)
+    quiz.cmd("open_question")
+    quiz.cmd("lock")
+    judge = judge_page(browser, server, quiz)
+    expect(judge.locator("#btn-expected")).to_be_visible()
+    quiz.cmd("open_answering", seconds=600)
+    quiz.answer("A", 1, "Paris")
+    expect(judge.locator(".group")).to_have_count(1)
+    html = judge.content()
+    assert "Lutetia" not in html and "match-badge" not in html  # read and answered: hidden
+    judge.locator("#btn-expected").click()
+    expect(judge.locator("#expected .expected-answer")).to_have_text("Lutetia")
+    expect(judge.locator(".group.matches")).to_have_count(1)
+    quiz.cmd("close_answering")
+    quiz.judge_texts(1, {"Paris"})
+    quiz.cmd("resolve")
+    quiz.cmd("open_question")
+    quiz.cmd("lock")  # the next question: hidden again
+    expect(judge.locator("#btn-expected")).to_be_visible()
+    assert "Sequana" not in judge.content()
+
+
+def test_a_refused_picture_is_named_and_the_pack_it_came_with_is_loaded(
+    server: LiveServer, browser: Any, quiz: QuizApi, tmp_path: Path
+) -> None:
+    started(quiz)
+    judge = judge_page(browser, server, quiz)
+    (tmp_path / "pack.csv").write_text(
+        "number,text,answer,picture\n1,What is shown?,A cat,big.png\n", encoding="utf-8"
+    )
+    (tmp_path / "big.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(210_000))
+    judge.set_input_files("#judge-pack-files", [tmp_path / "pack.csv", tmp_path / "big.png"])
+    expect(judge.locator("#pack-summary")).to_contain_text("1 questions")
+    error = judge.locator(".pack-error")
+    expect(error).to_have_count(1)
+    expect(error).to_contain_text("The picture big.png was not stored")
+    expect(error).to_contain_text("more than the 204800 allowed")
+    expect(error).not_to_contain_text("pack was not loaded")

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from koth.games.quiz.pack import PICTURE_MAX_BYTES
+from koth.server.settings import Settings
 from tests.server.quiz.helpers import QuizApi, bearer, values_of
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz" / "pack"
@@ -73,6 +75,12 @@ def test_pictures_are_checked(api: QuizApi, name: str, data: bytes, expected: st
 def test_a_picture_over_the_body_limit_is_refused_before_it_is_read(api: QuizApi) -> None:
     evening(api)
     assert put_picture(api, "a.png", PNG + b"0" * 300_000).status_code == 413
+
+
+def test_the_server_refuses_no_picture_the_pack_check_passes() -> None:
+    """``koth quiz pack check`` and the server start from one limit (tests/games/quiz)."""
+    assert Settings.model_fields["quiz_picture_bytes"].default == PICTURE_MAX_BYTES
+    assert Settings.model_fields["quiz_picture_bytes"].default <= Settings().max_body_bytes
 
 
 def test_only_the_host_stores_pictures(api: QuizApi) -> None:

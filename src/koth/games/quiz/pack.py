@@ -14,7 +14,7 @@ import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -27,6 +27,10 @@ TEXT_MAX = 4000
 ANSWER_MAX = 500
 VARIANTS_MAX = 50
 QUESTIONS_MAX = 2000
+#: the largest picture of a pack by default: the server's ``quiz_picture_bytes`` setting
+#: and ``koth quiz pack check`` both start from it, so a pack the check passes is one the
+#: server stores
+PICTURE_MAX_BYTES: Final = 200 * 1024
 #: the CSV form: one row per question; ``accepted`` holds the variants split by ``|``
 CSV_FIELDS = (
     "number",

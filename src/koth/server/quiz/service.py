@@ -19,7 +19,7 @@ import segno
 from pydantic import ValidationError
 from sqlalchemy import Engine
 
-from koth.games.quiz.pack import PackQuestion, check_picture
+from koth.games.quiz.pack import PICTURE_MAX_BYTES, PackQuestion, check_picture
 from koth.i18n import N_
 from koth.server import security
 from koth.server.broker import Broker
@@ -94,7 +94,7 @@ class QuizService:
         max_listeners: int = 3000,
         max_live: int = 200,
         idle_seconds: float = 3600.0,
-        max_picture_bytes: int = 200 * 1024,
+        max_picture_bytes: int = PICTURE_MAX_BYTES,
     ) -> None:
         self.max_listeners = max_listeners
         self.max_picture_bytes = max_picture_bytes

@@ -333,9 +333,10 @@ def _closed_question(part: Part, number: int) -> ClosedQuestion:
 
 
 def _closed(part: Part) -> list[ClosedQuestion]:
-    """The last five closed questions, newest first, with every answer (for appeals)."""
+    """Every closed question, newest first, with every answer: an appeal may concern any
+    of them (rules Q26), not only the last few."""
     closed = [k for k in range(len(part.questions), 0, -1) if part.questions[k - 1].resolved]
-    return [_closed_question(part, k) for k in closed[:5]]
+    return [_closed_question(part, k) for k in closed]
 
 
 def _open_question_detail(part: Part, q: Question) -> OpenQuestionDetail:

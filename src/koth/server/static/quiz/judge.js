@@ -26,6 +26,10 @@
   // mirrored to the projector does not give them away
   let spursShown = false;
   let focusedGroup = 0; // the answer group the R/W keys judge
+  let revealedFor = null; // "part/question" whose expected answer the judge revealed
+  const presenter = () => false; // presenter mode (a mirrored console)
+  let appealNewest = null; // the newest closed question when the appeal form was drawn
+  let appealChosen = null; // the question the appeal form shows (null: the newest)
   const showError = (text) => {
     error.textContent = text || "";
     error.classList.toggle("hidden", !text);
@@ -128,6 +132,18 @@
     return seconds;
   }
 
+  /* the closed question the appeal form is about: the judge's choice, else the newest;
+     a newly closed question is the one an appeal is most likely about, so the form moves
+     to it (a question the judge chose stays chosen until another question closes) */
+  function appealShown() {
+    const newest = msg.closed[0].question;
+    if (newest !== appealNewest) {
+      appealNewest = newest;
+      appealChosen = null;
+    }
+    return msg.closed.find((c) => c.question === appealChosen) || msg.closed[0];
+  }
+
   function render() {
     const control = document.getElementById("control");
     const side = document.getElementById("side");
@@ -137,6 +153,9 @@
       side.replaceChildren(...sidePanel(), ...teamPanel());
       appeal.replaceChildren(...appealPanel());
     });
+    // the appeal form's question is the judge's choice, not a kept value
+    const appealQuestion = document.getElementById("appeal-question");
+    if (appealQuestion) appealQuestion.value = String(appealShown().question);
     // the kept values of the appeal form decide its answer field and its button again
     const appealTeam = document.getElementById("appeal-team");
     if (appealTeam) appealTeam.dispatchEvent(new Event("change"));
@@ -164,10 +183,12 @@
       if (msg.control && msg.control.reopenable) out.push(button("btn-reopen", Q.t("reopen", { n: msg.control.reopenable }), () => command("reopen")));
     }
     if (stage === "lightning") {
+      // the ticks belong to one lightning question: the next one starts with none ticked
+      const asked = (msg.lightning || []).length + 1;
       for (const group of msg.standings.lightning_required) {
-        const box = Q.el("div", { class: "lightning-group", dataset: { place: group.place } },
+        const box = Q.el("div", { class: "lightning-group", dataset: { place: group.place, asked: String(asked) } },
           Q.el("h3", { text: Q.t("lightning", { teams: group.teams.join(", ") }) }), Q.el("div", { class: "small", text: Q.t("lightning_right") }));
-        for (const team of group.teams) box.append(Q.el("label", { class: "check" }, Q.el("input", { type: "checkbox", id: `lt-${group.place}-${team}`, dataset: { team } }), team));
+        for (const team of group.teams) box.append(Q.el("label", { class: "check" }, Q.el("input", { type: "checkbox", id: `lt-${asked}-${group.place}-${team}`, dataset: { team } }), team));
         box.append(button(`btn-lightning-${group.place}`, Q.t("apply"), () => {
           const right = [...box.querySelectorAll("input:checked")].map((i) => i.dataset.team);
           command("lightning", { teams: group.teams, right });
@@ -213,9 +234,22 @@
     return out;
   }
 
+  /* whether the pack's answer may be on the console: a laptop mirrored to the projector
+     must not show the room the answer while the question is read or answered, so it
+     waits for the judge's click (or, outside presenter mode, for answering to close) */
+  function answerRevealed() {
+    if (!msg.expected) return false;
+    if (revealedFor === `${msg.phase.part_index}/${msg.expected.question}`) return true;
+    return msg.phase.stage === "judging" && !presenter();
+  }
+
   function groups(open) {
     const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, n: open.answered + open.missing.length })}` })];
-    if (msg.expected) out.push(expectedBox(msg.expected));
+    const revealed = answerRevealed();
+    if (msg.expected) {
+      const id = `${msg.phase.part_index}/${msg.expected.question}`;
+      out.push(revealed ? expectedBox(msg.expected) : button("btn-expected", Q.t("reveal_expected"), () => { revealedFor = id; render(); }, { class: "small-button" }));
+    }
     const list = Q.el("div", { class: "groups", id: "groups" });
     const king = msg.standings && msg.standings.king;
     const rebels = new Set(Object.entries(open.declarations).filter(([, d]) => d === "revolution").map(([t]) => t));
@@ -226,10 +260,10 @@
       const mark = (t) => (t === king ? `♛ ${t}` : rebels.has(t) ? `⚑ ${t}` : t);
       const first = [...g.teams.filter((t) => t === king || rebels.has(t)), ...g.teams.filter((t) => t !== king && !rebels.has(t))];
       const shown = first.length > 12 ? `${first.slice(0, 12).map(mark).join(", ")} … (+${first.length - 12})` : first.map(mark).join(", ");
-      const classes = [`group ${state}`, g.teams.includes(king) ? "has-king" : "", g.teams.some((t) => rebels.has(t)) ? "has-rebel" : "", index === focusedGroup ? "focused" : "", g.matches ? "matches" : ""];
+      const classes = [`group ${state}`, g.teams.includes(king) ? "has-king" : "", g.teams.some((t) => rebels.has(t)) ? "has-rebel" : "", index === focusedGroup ? "focused" : "", g.matches && revealed ? "matches" : ""];
       list.append(Q.el("div", { class: classes.filter(Boolean).join(" "), dataset: { key: g.key, index: String(index) }, onclick: () => { focusedGroup = index; render(); } },
         Q.el("div", { class: "group-text" }, Q.el("strong", { text: g.text }), Q.el("span", { class: "count", text: ` ×${g.teams.length}` }),
-          g.matches ? Q.el("span", { class: "match-badge", text: ` ✓ ${Q.t("show_matches")}` }) : null),
+          g.matches && revealed ? Q.el("span", { class: "match-badge", text: ` ✓ ${Q.t("show_matches")}` }) : null),
         Q.el("div", { class: "group-teams small", text: shown }),
         Q.el("div", { class: "group-buttons" },
           Q.el("button", { type: "button", class: `mark-right${g.right && !g.wrong && !g.unjudged ? " chosen" : ""}`, text: Q.t("mark_right"), onclick: () => command("judge", { key: g.key, correct: true }) }),
@@ -269,7 +303,9 @@
   function appealPanel() {
     if (!msg.closed || !msg.closed.length) return [];
     const out = [Q.el("h2", { text: Q.t("appeal") })];
-    const q = Q.el("select", { id: "appeal-question" }, msg.closed.map((c) => Q.el("option", { value: c.question, text: Q.t("question", { n: c.question }) })));
+    const chosen = appealShown();
+    const q = Q.el("select", { id: "appeal-question", onchange: () => { appealChosen = Number(q.value); render(); } },
+      msg.closed.map((c) => Q.el("option", { value: c.question, text: Q.t("question", { n: c.question }), selected: c === chosen })));
     const teamNames = msg.closed[0].rows.map((r) => r.team);
     // no team is chosen until the judge chooses one, and the form empties once an appeal
     // is applied: a second click cannot file the same appeal again
@@ -305,7 +341,7 @@
     sync();
     for (const [node, event] of [[team, "change"], [q, "change"], [typed, "input"]]) node.addEventListener(event, sync);
     out.push(Q.el("div", { class: "row" }, q, team, typed, verdict, comment, apply));
-    const last = msg.closed[0];
+    const last = chosen; // the table shows the question the form is about
     const rows = last.rows.map((r) => Q.el("tr", {}, Q.el("td", { text: r.team }), Q.el("td", { text: r.answer || "—" }),
       Q.el("td", { text: r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong") }), Q.el("td", { text: Q.moveText(r) }),
       Q.el("td", {}, r.correct === null ? "" : Q.el("button", { type: "button", class: "flip", text: "⇄", onclick: () => {

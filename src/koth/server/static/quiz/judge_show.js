@@ -22,7 +22,7 @@
       out.push(Q.el("p", { id: "pack-summary", text: `${msg.pack.title ? `${msg.pack.title}: ` : ""}${Q.t("show_pack_loaded", { n: msg.pack.questions, b: msg.pack.backup_questions })}` }));
       if (msg.pack.missing_pictures.length) out.push(Q.el("p", { class: "error", id: "pack-missing", text: Q.t("show_missing_pictures", { names: msg.pack.missing_pictures.join(", ") }) }));
     }
-    for (const text of problems) out.push(Q.el("p", { class: "error pack-error", text: Q.t("show_pack_failed", { error: text }) }));
+    for (const text of problems) out.push(Q.el("p", { class: "error pack-error", text }));
     const files = Q.el("input", { type: "file", id: "judge-pack-files", multiple: true, accept: ".csv,.json,.yaml,.yml,image/png,image/jpeg,image/webp,image/gif" });
     files.addEventListener("change", async () => upload(await Q.Pack.read(files.files)));
     out.push(Q.el("label", { class: "small" }, Q.t("show_pack_file"), " ", files));
