@@ -164,3 +164,28 @@ def test_a_refused_picture_is_named_and_the_pack_it_came_with_is_loaded(
     expect(error).to_contain_text("The picture big.png was not stored")
     expect(error).to_contain_text("more than the 204800 allowed")
     expect(error).not_to_contain_text("pack was not loaded")
+
+
+def test_a_withdrawal_is_confirmed_marked_on_the_projector_and_undone(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    started(quiz)
+    quiz.play(1, {"A": "Paris", "B": "Paris"}, {"Paris"})
+    judge = judge_page(browser, server, quiz)
+    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{server.url}/quiz/{quiz.event_id}/projector")
+    row = projector.locator('#proj-table tr[data-team="B"]')
+    expect(row).to_be_visible()
+    judge.select_option("#edit-team", "B")
+    judge.locator("#btn-withdraw").click()  # asks first
+    expect(judge.locator("#withdraw-confirm")).to_contain_text("Withdraw B?")
+    judge.locator("#btn-withdraw-no").click()
+    expect(judge.locator("#withdraw-confirm")).to_have_count(0)
+    assert not any(t["withdrawn"] for t in quiz.judge_view()["teams"])
+    judge.locator("#btn-withdraw").click()
+    judge.locator("#btn-withdraw-yes").click()
+    expect(row).to_have_class("withdrawn")
+    expect(row.locator("td.name")).to_have_text("⊘ B")
+    judge.locator('.btn-return[data-team="B"]').click()
+    expect(row).not_to_have_class("withdrawn")
+    assert not any(t["withdrawn"] for t in quiz.judge_view()["teams"])

@@ -372,6 +372,13 @@ async def withdraw_team(
     return await quiz.run_command(live, commands.withdraw_team, body, key)
 
 
+@judge.post("/return_team", summary="Undo a withdrawal: the team plays again (rules Q36)")
+async def return_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: TeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.return_team, body, key)
+
+
 @judge.post("/reopen", summary="Re-open the last resolved question (until the next is opened)")
 async def reopen(
     live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None

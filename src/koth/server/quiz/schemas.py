@@ -358,6 +358,9 @@ class ProjectorMessage(_StateMessage):
     main_questions: int | None = Field(
         default=None, description="main questions of the part (later ones are backups)"
     )
+    withdrawn: list[str] = Field(
+        default_factory=list, description="teams of the part that withdrew (rules Q36)"
+    )
 
 
 class ChangeInfo(BaseModel):
@@ -365,7 +368,8 @@ class ChangeInfo(BaseModel):
 
     seq: int
     kind: str = Field(
-        description="renamed, removed, merged, joining_locked, joining_opened, withdrawn, reopened"
+        description="renamed, removed, merged, joining_locked, joining_opened, withdrawn, "
+        "returned, reopened"
     )
     team: str = Field(description="the team (its new name, the one that absorbed the other)")
     detail: str = Field(description="the old name (renamed), the absorbed team (merged)")

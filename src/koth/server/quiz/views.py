@@ -266,6 +266,7 @@ def projector_message(model: EventModel, now: float) -> ProjectorMessage:
     out.answered = len(q.answers) if q is not None else None
     out.teams_total = len(part.config.teams)
     out.sectors = list(part.config.teams)
+    out.withdrawn = [t for t in part.config.teams if model.withdrawn(t)]
     out.format = model.config.format
     screen.fill_projector(out, model, part)
     return out

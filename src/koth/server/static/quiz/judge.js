@@ -26,6 +26,7 @@
   // mirrored to the projector does not give them away
   let spursShown = false;
   let focusedGroup = 0; // the answer group the R/W keys judge
+  let withdrawing = null; // the team whose withdrawal waits for the judge's confirmation
   let revealedFor = null; // "part/question" whose expected answer the judge revealed
   const presenter = () => false; // presenter mode (a mirrored console)
   let appealNewest = null; // the newest closed question when the appeal form was drawn
@@ -397,8 +398,19 @@
         button("btn-merge", Q.t("merge"), () => command("merge_teams", { team: pick.value, into: into.value }))),
       Q.el("div", { class: "row" }, button("btn-lock-joining", Q.t(locked ? "unlock_joining" : "lock_joining"), () => command("lock_joining", { locked: !locked })),
         Q.el("span", { class: "small", id: "joining-state", text: Q.t(locked ? "joining_locked" : "joining_open") })));
+    } else if (withdrawing && names.includes(withdrawing)) {
+      // a withdrawal is asked twice: one click must not take a team out of the evening
+      const team = withdrawing;
+      out.push(Q.el("div", { class: "row confirm", id: "withdraw-confirm" }, Q.el("strong", { text: Q.t("withdraw_confirm", { team }) }),
+        button("btn-withdraw-yes", Q.t("withdraw_yes", { team }), () => { withdrawing = null; command("withdraw_team", { team }); }, { class: "danger" }),
+        button("btn-withdraw-no", Q.t("cancel"), () => { withdrawing = null; render(); })));
     } else {
-      out.push(Q.el("div", { class: "row" }, button("btn-withdraw", Q.t("withdraw"), () => command("withdraw_team", { team: pick.value }))));
+      out.push(Q.el("div", { class: "row" }, button("btn-withdraw", Q.t("withdraw"), () => { withdrawing = pick.value; render(); })));
+    }
+    // a withdrawal made by mistake (or a team that came back) is undone here
+    for (const t of msg.teams.filter((x) => x.withdrawn)) {
+      out.push(Q.el("div", { class: "row small" }, Q.el("span", { text: `${t.name} (${Q.t("withdrawn")})` }),
+        button(null, Q.t("return_team"), () => command("return_team", { team: t.name }), { class: "btn-return", dataset: { team: t.name } })));
     }
     const changes = (msg.control && msg.control.changes) || [];
     for (const c of changes.slice(-5)) out.push(Q.el("div", { class: "small change", text: Q.t(`change_${c.kind}`, { team: c.team, detail: c.detail, question: c.question, part: c.part ? Q.partName(c.part) : "" }) }));

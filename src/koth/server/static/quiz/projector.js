@@ -142,10 +142,11 @@
     head.replaceChildren(Q.el("tr", {}, ["#", "", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("last_move")].map((h) => Q.el("th", { text: h }))));
     const order = msg.sectors || st.teams.map((t) => t.name);
     const shown = st.teams.slice(page * perPage, (page + 1) * perPage);
-    body.replaceChildren(...shown.map((t) => Q.el("tr", { class: t.king ? "king-row" : "", dataset: { team: t.name } },
+    const gone = new Set(msg.withdrawn || []);
+    body.replaceChildren(...shown.map((t) => Q.el("tr", { class: [t.king ? "king-row" : "", gone.has(t.name) ? "withdrawn" : ""].filter(Boolean).join(" "), dataset: { team: t.name } },
       Q.el("td", { class: "place", text: t.place }),
       Q.el("td", { class: "label" }, Q.el("span", { class: "badge", text: labelOf(t.name), style: `background:${color(order.indexOf(t.name), order.length)}` })),
-      Q.el("td", { class: "name", title: t.name, text: `${t.king ? "♛ " : ""}${t.name}` }),
+      Q.el("td", { class: "name", title: t.name, text: `${t.king ? "♛ " : ""}${gone.has(t.name) ? "⊘ " : ""}${t.name}` }),
       Q.el("td", { text: t.position >= st.steps ? "▲" : t.position }), Q.el("td", { text: t.points }),
       Q.el("td", { class: "move", text: Q.moveText(moves[t.name]) + (t.spurs && t.spurs.length ? `  ◆${t.spurs.join(",")}` : "") }))));
     shrinkToNames(tableEl, body, font);
