@@ -189,3 +189,25 @@ def test_a_withdrawal_is_confirmed_marked_on_the_projector_and_undone(
     judge.locator('.btn-return[data-team="B"]').click()
     expect(row).not_to_have_class("withdrawn")
     assert not any(t["withdrawn"] for t in quiz.judge_view()["teams"])
+
+
+def test_a_removed_teams_phone_says_so_and_joins_again_with_the_code(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    quiz.create(steps=6, hold_moves=2, questions=10, spurs_per_slope=0)
+    quiz.join("Owls")
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.url}/quiz/join?code={quiz.join_code}")
+    page.fill("input[name=team]", "Cats")
+    page.locator("#join-form button[type=submit]").click()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    expect(page.locator("#team-name")).to_have_text("Cats")
+    quiz.cmd("remove_team", team="Cats")
+    expect(page.locator("#removed")).to_contain_text("not in this event any more")
+    for gone in ("#recovery-code", "#stage", "#error:not(.hidden)"):
+        expect(page.locator(gone)).to_have_count(0)
+    page.reload()  # the join page, the code filled in
+    expect(page.locator("input[name=code]")).to_have_value(quiz.join_code)
+    page.fill("input[name=team]", "Cats again")
+    page.locator("#join-form button[type=submit]").click()
+    expect(page.locator("#team-name")).to_have_text("Cats again")

@@ -282,6 +282,11 @@ EN: dict[str, str] = {
         "wrong · O open (question, then answering) · L question read · P pause/resume · "
         "C close answering · S resolve · E re-open"
     ),
+    "team_removed_title": N_("Your team is not in this event any more"),
+    "team_removed": N_(
+        "The host removed it from the team list. Ask the host, or join again."
+    ),
+    "join_again": N_("Join again"),
     "team_withdrawn": N_(
         "Your team has withdrawn from the game. Its results stay in the standings."
     ),
