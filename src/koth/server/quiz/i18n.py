@@ -74,6 +74,8 @@ EN: dict[str, str] = {
     "answering_closed": N_("Answering is closed."),
     "waiting_question": N_("Waiting for the next question."),
     "question": N_("Question {n}"),
+    # a question's number in a list of appeals and downgrades
+    "question_short": N_("Q{n}"),
     "partner_question": N_("Partner question (+1 point)"),
     "stage_lobby": N_("Teams are joining"),
     "stage_declaring": N_("Declarations open"),
@@ -111,6 +113,7 @@ EN: dict[str, str] = {
     "comment": N_("Comment"),
     "apply": N_("Apply"),
     "start_part": N_("Start {name}"),
+    "start_game": N_("Start the game"),
     "take_break": N_("Break"),
     "lightning": N_("Lightning question for {teams}"),
     "lightning_right": N_("Tick the teams that answered right"),
@@ -283,9 +286,7 @@ EN: dict[str, str] = {
         "C close answering · S resolve · E re-open"
     ),
     "team_removed_title": N_("Your team is not in this event any more"),
-    "team_removed": N_(
-        "The host removed it from the team list. Ask the host, or join again."
-    ),
+    "team_removed": N_("The host removed it from the team list. Ask the host, or join again."),
     "join_again": N_("Join again"),
     "team_withdrawn": N_(
         "Your team has withdrawn from the game. Its results stay in the standings."

@@ -173,7 +173,7 @@
         const name = Q.el("input", { id: "new-team", maxlength: "40", placeholder: Q.t("team_name") });
         out.push(Q.el("div", { class: "row" }, name, button("btn-add-team", "+", () => command("add_team", { team: name.value.trim() }))));
       }
-      if (msg.next_part) out.push(button("btn-start", Q.t("start_part", { name: Q.partName(msg.next_part.name) }), () => command("start"), { class: "primary big" }),
+      if (msg.next_part) out.push(button("btn-start", msg.next_part.name === "game" ? Q.t("start_game") : Q.t("start_part", { name: Q.partName(msg.next_part.name) }), () => command("start"), { class: "primary big" }),
         Q.el("div", { class: "small", text: msg.next_part.teams.join(", ") }));
     }
     if (stage === "between") {
@@ -297,7 +297,7 @@
       Q.el("td", { class: "small spur-cell", text: spursShown ? (msg.spurs[t.name] || []).join(" ") + (t.spur_used ? " ✓" : "") : "•" })));
     out.push(button("btn-spurs", Q.t(spursShown ? "hide_spurs" : "show_spurs"), () => { spursShown = !spursShown; render(); }, { class: "small-button" }));
     out.push(Q.el("table", { class: "mini", id: "judge-standings" }, Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))), rows));
-    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}` }))));
+    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `${Q.t("question_short", { n: d.question })} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}` }))));
     return out;
   }
 
@@ -355,7 +355,7 @@
     out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
     out.push(groupAppeals(last));
     for (const a of msg.appeals) {
-      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team}${a.admitted ? ` (${Q.t("appeal_admitted")})` : ""} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
+      out.push(Q.el("div", { class: "appeal-item small", text: `${Q.t("question_short", { n: a.question })} ${a.team}${a.admitted ? ` (${Q.t("appeal_admitted")})` : ""} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `${Q.t("question_short", { n: d.question })} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
     }
     return out;
   }

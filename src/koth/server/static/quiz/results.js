@@ -46,7 +46,7 @@
     })));
     protocol.append(Q.el("div", { class: "scroll" }, Q.el("table", { class: "mini matrix" }, head, rows)));
     if (p.appeals.length) {
-      section.append(Q.el("h3", { text: Q.t("appeal") }), ...p.appeals.map((a) => Q.el("div", { class: "small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")} ${a.comment ? `(${a.comment})` : ""}` })));
+      section.append(Q.el("h3", { text: Q.t("appeal") }), ...p.appeals.map((a) => Q.el("div", { class: "small", text: `${Q.t("question_short", { n: a.question })} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")} ${a.comment ? `(${a.comment})` : ""}` })));
     }
     return section;
   }
