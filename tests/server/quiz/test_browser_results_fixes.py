@@ -75,3 +75,20 @@ def test_russian_pages_number_questions_and_start_the_game_in_russian(
     results = page_in(browser, server, "ru", quiz)
     results.goto(f"{server.url}/quiz/{quiz.event_id}/results")
     expect(results.locator("#results")).to_contain_text("В2 Медведь → верно")
+
+
+def test_dates_follow_the_browsers_variant_of_the_pages_language(
+    server: LiveServer, browser: Any
+) -> None:
+    """An en-GB browser writes 27/11/2026 on an English page, not the US 11/27/2026."""
+    for locale, lang, expected in (
+        ("en-GB", "en", "27/11/2026"),
+        ("en-US", "en", "11/27/2026"),
+        ("de-DE", "ru", "27.11.2026"),
+    ):
+        ctx = browser.new_context(locale=locale)
+        ctx.add_cookies([{"name": "koth_lang", "value": lang, "url": server.url}])
+        page = ctx.new_page()
+        page.goto(f"{server.url}/quiz/join")
+        assert page.evaluate("Q.dateText(new Date(2026, 10, 27))") == expected, locale
+        ctx.close()

@@ -240,6 +240,7 @@ EN: dict[str, str] = {
     "season_export": N_("Season table (CSV)"),
     "season_running": N_("running"),
     "season_no_events": N_("No events yet."),
+    "season_untitled": N_("An event without a title"),
     "season_host_link": N_("Keep this link: it lets you manage the season."),
     "offline": N_("offline"),
     "offline_banner": N_("No connection to the server: reconnecting…"),

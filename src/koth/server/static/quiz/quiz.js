@@ -209,6 +209,14 @@ Q.note = function (note) {
   return Q.t(`note_${key}`, p);
 };
 
+/* The locale dates are written in: the browser's own language when it is a variant of
+   the page's (en-GB keeps day/month/year on an English page), else the page's. */
+Q.locale = function () {
+  const lang = Q.cfg.lang || "en";
+  return (navigator.languages || []).find((l) => l.split("-")[0].toLowerCase() === lang) || lang;
+};
+Q.dateText = function (date) { return date.toLocaleDateString(Q.locale()); };
+
 Q.moveText = function (move) {
   if (!move) return "";
   if (move.void) return Q.t("void");
