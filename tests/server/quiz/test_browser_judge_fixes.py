@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from tests.server.live_server import LiveServer
-from tests.server.quiz.helpers import QuizApi, started
-from tests.server.quiz.test_browser_control import judge_page
+from tests.server.quiz.helpers import QuizApi, answered, started
+from tests.server.quiz.test_browser_control import judge_page, phone
 from tests.server.quiz.test_browser_redraw import while_pressed as frame_arrives
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
@@ -158,7 +158,7 @@ def test_a_refused_picture_is_named_and_the_pack_it_came_with_is_loaded(
     )
     (tmp_path / "big.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(210_000))
     judge.set_input_files("#judge-pack-files", [tmp_path / "pack.csv", tmp_path / "big.png"])
-    expect(judge.locator("#pack-summary")).to_contain_text("1 questions")
+    expect(judge.locator("#pack-summary")).to_contain_text("1 question, 0 backup questions")
     error = judge.locator(".pack-error")
     expect(error).to_have_count(1)
     expect(error).to_contain_text("The picture big.png was not stored")
@@ -211,3 +211,18 @@ def test_a_removed_teams_phone_says_so_and_joins_again_with_the_code(
     page.fill("input[name=team]", "Cats again")
     page.locator("#join-form button[type=submit]").click()
     expect(page.locator("#team-name")).to_have_text("Cats again")
+
+
+def test_an_offline_phone_shows_the_answer_it_will_send(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    answered(started(quiz), 1, {})
+    page = phone(browser, server, quiz, "A", "en")
+    page.context.set_offline(True)
+    page.fill("#answer-text", "Lutetia")
+    page.locator("#send-answer").click()
+    expect(page.locator("#answer-status")).to_contain_text("Not sent yet")
+    expect(page.locator("#answer-pending-text")).to_have_text("Lutetia")
+    page.context.set_offline(False)
+    expect(page.locator("#answer-status")).to_contain_text("Lutetia")  # accepted, with its text
+    assert quiz.judge_view()["open"]["groups"][0]["text"] == "Lutetia"

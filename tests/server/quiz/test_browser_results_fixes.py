@@ -92,3 +92,20 @@ def test_dates_follow_the_browsers_variant_of_the_pages_language(
         page.goto(f"{server.url}/quiz/join")
         assert page.evaluate("Q.dateText(new Date(2026, 10, 27))") == expected, locale
         ctx.close()
+
+
+def test_the_host_form_checkbox_sits_beside_its_words_and_the_judge_reads_whole_names(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    page = page_in(browser, server, "en")
+    page.goto(f"{server.url}/quiz")
+    box = page.locator("input[name=phones_show_question]").bounding_box()
+    label = page.locator("label:has(input[name=phones_show_question])").bounding_box()
+    assert box and label and label["height"] < 2.5 * box["height"] + 8  # one line, not two
+    started(quiz, teams=("Очень длинное название команды", "B"))
+    judge = page_in(browser, server, "en", quiz)
+    judge.goto(f"{server.url}/quiz/{quiz.event_id}/judge")
+    names = judge.locator("#judge-standings td.name")
+    expect(names).to_have_count(2)
+    for cell in names.all():
+        assert cell.evaluate("c => c.scrollWidth <= c.clientWidth + 1"), cell.inner_text()

@@ -179,6 +179,15 @@ def test_before_the_start_the_host_renames_removes_merges_and_locks(
     }
 
 
+def test_a_removed_team_that_joins_again_is_logged_as_back(api: QuizApi, app: Restartable) -> None:
+    api.create(steps=6, hold_moves=2, questions=10, spurs_per_slope=0)
+    api.join("Owls")
+    api.cmd("remove_team", team="Owls")
+    api.join("Owls")
+    changes = replays(api, app)["control"]["changes"]
+    assert [(c["kind"], c["team"]) for c in changes] == [("removed", "Owls"), ("rejoined", "Owls")]
+
+
 @pytest.mark.parametrize(
     ("name", "body", "status", "words"),
     [

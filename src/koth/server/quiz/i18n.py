@@ -204,7 +204,6 @@ EN: dict[str, str] = {
     "show_matches": N_("matches the answer: confirm"),
     "reveal_expected": N_("Show the expected answer (hidden while the room may see it)"),
     "show_pack": N_("Question pack"),
-    "show_pack_loaded": N_("{n} questions, {b} backup questions"),
     "show_missing_pictures": N_("Pictures still missing: {names}"),
     "show_pack_file": N_("Question pack (optional): a CSV, JSON or YAML file, with its pictures"),
     "show_phones_question": N_("Phones show the question text once it is on the screen"),
@@ -276,6 +275,7 @@ EN: dict[str, str] = {
     "change_returned": N_("{team} is back in the game after question {question} ({part})"),
     "change_renamed": N_("{detail} is now called {team}"),
     "change_removed": N_("{team} removed"),
+    "change_rejoined": N_("{team} joined again"),
     "change_merged": N_("{detail} merged into {team}"),
     "change_joining_locked": N_("joining locked"),
     "change_joining_opened": N_("joining opened"),
@@ -310,6 +310,8 @@ PLURALS: Final = {
     ),
     "answered_count": N_plural("{x} of {n} team answered", "{x} of {n} teams answered"),
     "teams_count": N_plural("{n} team", "{n} teams"),
+    "pack_questions": N_plural("{n} question", "{n} questions"),
+    "pack_backups": N_plural("{n} backup question", "{n} backup questions"),
 }
 
 #: the language switch names the other language in that language (never translated)

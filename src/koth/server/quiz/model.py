@@ -52,7 +52,7 @@ from koth.server.errors import (
     WrongPhaseError,
 )
 from koth.server.quiz import ops
-from koth.server.quiz.control import HostControl
+from koth.server.quiz.control import Change, HostControl
 from koth.server.quiz.names import check_team_name, name_key
 from koth.server.quiz.show import check_screen, load_pack
 
@@ -303,7 +303,7 @@ class EventModel(HostControl):
         self.teams[team.name] = team
         self.by_key.setdefault(name_key(team.name), team.name)
 
-    def _on_team_joined(self, op: ops.TeamJoined, _seq: int) -> None:
+    def _on_team_joined(self, op: ops.TeamJoined, seq: int) -> None:
         name = op.team
         check_team_name(name, new=self._new)
         existing = self.teams.get(name)
@@ -337,6 +337,11 @@ class EventModel(HostControl):
             self.by_token[op.token_hash] = name
         team.recovery_hash = op.recovery_hash or team.recovery_hash
         self._add_team(team)
+        # a team the host removed that joins again: the change log says so, or its last
+        # word on the team would be "removed" while the team plays
+        last = next((c for c in reversed(self.changes) if c.team == name), None)
+        if existing is None and last is not None and last.kind == "removed":
+            self.changes.append(Change(seq, "rejoined", name))
 
     def _on_team_device(self, op: ops.TeamDevice, _seq: int) -> None:
         team = self.teams.get(op.team)

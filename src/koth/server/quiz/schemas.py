@@ -368,8 +368,8 @@ class ChangeInfo(BaseModel):
 
     seq: int
     kind: str = Field(
-        description="renamed, removed, merged, joining_locked, joining_opened, withdrawn, "
-        "returned, reopened"
+        description="renamed, removed, rejoined, merged, joining_locked, joining_opened, "
+        "withdrawn, returned, reopened"
     )
     team: str = Field(description="the team (its new name, the one that absorbed the other)")
     detail: str = Field(description="the old name (renamed), the absorbed team (merged)")

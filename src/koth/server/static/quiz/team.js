@@ -170,7 +170,9 @@
       const key = { accepted: "answer_accepted", right: "answer_right", wrong: "answer_wrong" }[me.answer.status];
       box.append(Q.el("div", { class: `answer-status ${me.answer.status}`, id: "answer-status", text: Q.t(key, { text: me.answer.text }) }));
     } else if (mode.startsWith("pending")) {
-      box.append(Q.el("div", { class: "answer-status pending", id: "answer-status", text: Q.t("answer_sending") }));
+      // the answer itself too: a team waiting for the connection sees what will be sent
+      box.append(Q.el("div", { class: "answer-status pending", id: "answer-status", text: Q.t("answer_sending") }),
+        Q.el("div", { class: "answer-pending-text", id: "answer-pending-text", text: pending.text }));
     } else if (mode.startsWith("form")) {
       const input = Q.el("input", { id: "answer-text", maxlength: "300", autocomplete: "off", placeholder: Q.t("your_answer") });
       const form = Q.el("form", { class: "answer-form", onsubmit: (e) => { e.preventDefault(); submit(q, input.value); } },
