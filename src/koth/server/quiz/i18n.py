@@ -286,6 +286,13 @@ EN: dict[str, str] = {
         "wrong · O open (question, then answering) · L question read · P pause/resume · "
         "C close answering · S resolve · E re-open"
     ),
+    "presenter_mode": N_("Presenter mode"),
+    "presenter_on": N_("on"),
+    "presenter_off": N_("off"),
+    "shortcuts_show": N_(
+        "Q show the question · A show the answer · M show the mountain · V show the "
+        "expected answer on this console · ? these keys in large type (Esc closes)"
+    ),
     "team_removed_title": N_("Your team is not in this event any more"),
     "team_removed": N_("The host removed it from the team list. Ask the host, or join again."),
     "join_again": N_("Join again"),
@@ -310,6 +317,10 @@ PLURALS: Final = {
     ),
     "answered_count": N_plural("{x} of {n} team answered", "{x} of {n} teams answered"),
     "teams_count": N_plural("{n} team", "{n} teams"),
+    "presenter_veiled": N_plural(
+        "{n} answer group, hidden while teams answer (presenter mode)",
+        "{n} answer groups, hidden while teams answer (presenter mode)",
+    ),
     "pack_questions": N_plural("{n} question", "{n} questions"),
     "pack_backups": N_plural("{n} backup question", "{n} backup questions"),
 }

@@ -28,7 +28,24 @@
   let focusedGroup = 0; // the answer group the R/W keys judge
   let withdrawing = null; // the team whose withdrawal waits for the judge's confirmation
   let revealedFor = null; // "part/question" whose expected answer the judge revealed
-  const presenter = () => false; // presenter mode (a mirrored console)
+  // presenter mode: the console is mirrored to the room, so it shows nothing the room
+  // must not see (the expected answer, the teams' answers while they answer, spurs)
+  // until the judge reveals it; one toggle, remembered in this browser
+  const PRESENTER = "koth.quiz.presenter";
+  const presenter = () => Q.store.get(PRESENTER) === true;
+  const presenterButton = document.getElementById("btn-presenter");
+  const paintPresenter = () => {
+    presenterButton.setAttribute("aria-pressed", String(presenter()));
+    presenterButton.textContent = `${Q.t("presenter_mode")}: ${Q.t(presenter() ? "presenter_on" : "presenter_off")}`;
+    document.body.classList.toggle("presenter", presenter());
+  };
+  presenterButton.addEventListener("click", () => {
+    Q.store.set(PRESENTER, !presenter());
+    if (presenter()) spursShown = false;
+    paintPresenter();
+    if (msg) render();
+  });
+  paintPresenter();
   let appealNewest = null; // the newest closed question when the appeal form was drawn
   let appealChosen = null; // the question the appeal form shows (null: the newest)
   const showError = (text) => {
@@ -255,6 +272,12 @@
     const king = msg.standings && msg.standings.king;
     const rebels = new Set(Object.entries(open.declarations).filter(([, d]) => d === "revolution").map(([t]) => t));
     focusedGroup = Math.min(focusedGroup, Math.max(0, open.groups.length - 1));
+    // in presenter mode the teams' answers stay off the screen while teams still answer
+    const veiled = presenter() && msg.phase.stage !== "judging";
+    if (veiled) {
+      out.push(Q.el("p", { class: "small veiled", id: "answers-veiled", text: Q.t("presenter_veiled", { n: open.groups.length }) }));
+      return out;
+    }
     for (const [index, g] of open.groups.entries()) {
       const state = g.unjudged ? "unjudged" : g.wrong ? (g.right ? "mixed" : "wrong") : "right";
       // the King's and the revolutionaries' answers decide a Revolution: they stand out
@@ -417,10 +440,12 @@
     return out;
   }
 
-  /* Keyboard shortcuts (listed on the console): never while typing in a field. */
+  /* Keyboard shortcuts (listed on the console, and in large type on "?"): never while
+     typing in a field. */
   const KEYS = {
     o: ["btn-open-question", "btn-open-answering"], l: ["btn-lock"], c: ["btn-close-answering"],
     p: ["btn-pause", "btn-resume"], s: ["btn-resolve"], x: ["btn-rest-wrong"], e: ["btn-reopen"],
+    q: ["btn-show-question"], a: ["btn-show-answer"], m: ["btn-show-standings"], v: ["btn-expected"],
   };
   document.addEventListener("keydown", (e) => {
     if (!msg || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -428,6 +453,12 @@
     if (target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
     // the key's place, not its letter: the shortcuts work in a Russian layout too
     const key = /^Key[A-Z]$/.test(e.code) ? e.code.slice(3).toLowerCase() : e.key.toLowerCase();
+    if (e.key === "?" || key === "escape") {
+      const help = document.getElementById("shortcuts");
+      help.classList.toggle("shown", e.key === "?" && !help.classList.contains("shown"));
+      e.preventDefault();
+      return;
+    }
     const groupsShown = msg.open ? msg.open.groups : [];
     if ((key === "arrowdown" || key === "arrowup" || key === "j" || key === "k") && groupsShown.length) {
       const step = key === "arrowdown" || key === "j" ? 1 : -1;

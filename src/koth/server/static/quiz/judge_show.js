@@ -27,16 +27,20 @@
     files.addEventListener("change", async () => upload(await Q.Pack.read(files.files)));
     out.push(Q.el("label", { class: "small" }, Q.t("show_pack_file"), " ", files));
     const phase = msg.phase;
+    // what the big screen shows: at the top of the console, where the evening's next
+    // step is (above the fold on a 1366x768 laptop), and on the Q, A and M keys
+    const top = [];
     if (phase.question) {
       const shown = msg.expected ? msg.expected.screen : null;
       const answerReady = ["judging"].includes(phase.stage);
-      out.push(Q.el("div", { class: "row show-buttons" },
+      top.push(Q.el("div", { class: "row show-buttons" },
         Q.el("button", { type: "button", id: "btn-show-question", class: shown === "question" ? "chosen" : "", text: Q.t("show_screen_question"), onclick: () => command("screen", { show: "question" }) }),
         Q.el("button", { type: "button", id: "btn-show-answer", class: shown === "answer" ? "chosen" : "", disabled: !answerReady, text: Q.t("show_screen_answer"), onclick: () => command("screen", { show: "answer" }) }),
         Q.el("button", { type: "button", id: "btn-show-standings", text: Q.t("show_screen_standings"), onclick: () => command("screen", { show: "standings" }) })));
       if (msg.expected) out.push(Q.el("p", { class: "small", id: "expected-text", text: `${Q.t("question", { n: msg.expected.question })}: ${msg.expected.text}` }));
     }
     panel.replaceChildren(...out);
+    document.getElementById("show-buttons").replaceChildren(...top);
   }
 
   document.addEventListener("quiz:judge-state", (event) => {
