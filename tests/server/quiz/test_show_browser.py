@@ -143,7 +143,7 @@ def test_an_evening_with_a_pack(server: LiveServer, browser: Any, tmp_path: Path
     wait_until(judge, "sessionStorage.getItem('koth.quiz.pending_pack') !== null")
     form.locator("button[type=submit]").click()
     judge.wait_for_url(lambda url: "/judge" in url)
-    expect(judge.locator("#pack-summary")).to_contain_text("5 questions, 1 backup questions")
+    expect(judge.locator("#pack-summary")).to_contain_text("5 questions, 1 backup question")
     expect(judge.locator("#pack-missing")).to_have_count(0)
     event_id = judge.url.split("/quiz/")[1].split("/")[0]
     token = judge.evaluate(f"JSON.parse(localStorage.getItem('koth.quiz.host.{event_id}'))")

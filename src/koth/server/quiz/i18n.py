@@ -125,6 +125,10 @@ EN: dict[str, str] = {
     "export_csv": N_("CSV"),
     "export_json": N_("JSON"),
     "export_protocol": N_("Protocol (koth quiz score)"),
+    "export_stats": N_("Statistics (CSV)"),
+    "stats_title": N_("Every question in figures"),
+    "stats_heading": N_("Right answers, by declared move, common wrong answers"),
+    "stats_wrong": N_("wrong"),
     "downgraded": N_("Downgraded by the correction"),
     "reconnecting": N_("reconnecting…"),
     "live": N_("live"),
@@ -317,6 +321,7 @@ PLURALS: Final = {
     ),
     "answered_count": N_plural("{x} of {n} team answered", "{x} of {n} teams answered"),
     "teams_count": N_plural("{n} team", "{n} teams"),
+    "stats_right": N_plural("{right} of {n} team right", "{right} of {n} teams right"),
     "presenter_veiled": N_plural(
         "{n} answer group, hidden while teams answer (presenter mode)",
         "{n} answer groups, hidden while teams answer (presenter mode)",

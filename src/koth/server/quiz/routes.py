@@ -505,6 +505,24 @@ async def export_csv(
 
 
 @router.get(
+    "/events/{event_id}/statistics.csv",
+    dependencies=LOOKUP,
+    summary="Per question: right answers, by declared move, common wrong answers (CSV)",
+    response_class=Response,
+    responses={
+        200: {"content": {"text/csv": {}}, "description": "one row per part and question"},
+        **RESULT_ERRORS,
+    },
+)
+async def export_stats_csv(
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, lang: LanguageDep
+) -> Response:
+    text = await quiz.stats_csv(event_id, token, lang)
+    name = f"quiz-{event_id}-statistics.csv"
+    return Response(text, media_type="text/csv; charset=utf-8", headers=attachment(name))
+
+
+@router.get(
     "/events/{event_id}/protocol.json",
     dependencies=LOOKUP,
     summary="The protocol for `koth quiz score`",

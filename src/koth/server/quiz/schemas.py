@@ -426,10 +426,36 @@ class OpenQuestionDetail(BaseModel):
     missing: list[str] = Field(description="teams without an answer")
 
 
+class DeclarationStats(BaseModel):
+    declaration: Declaration
+    teams: int
+    right: int
+
+
+class WrongAnswer(BaseModel):
+    text: str = Field(description="the group's first spelling")
+    teams: int
+
+
+class QuestionStats(BaseModel):
+    """A closed question's figures (the results page, the console, the exports)."""
+
+    teams: int
+    answered: int
+    right: int
+    by_declaration: list[DeclarationStats] = Field(
+        description="per declared move: how many teams made it and how many answered right"
+    )
+    wrong_answers: list[WrongAnswer] = Field(
+        description="the most common wrong answers, grouped as for marking"
+    )
+
+
 class ClosedQuestion(BaseModel):
     question: int
     partner: bool
     rows: list[MoveRow]
+    stats: QuestionStats
 
 
 class AppealInfo(BaseModel):

@@ -36,7 +36,7 @@ from koth.server.listeners import Listener, Sink
 from koth.server.memory import LiveCache
 from koth.server.quiz import ops, views
 from koth.server.quiz.commands import B, Command
-from koth.server.quiz.export import protocol_document, results_csv
+from koth.server.quiz.export import protocol_document, results_csv, stats_csv
 from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, QuizMessage, load_model, team_key
 from koth.server.quiz.model import EventModel, check_settings
 from koth.server.quiz.names import normal_name
@@ -457,6 +457,11 @@ class QuizService:
     async def results_csv(self, event_id: str, token: str | None, lang: str = "en") -> str:
         live = await self._results_model(event_id, token)
         text: str = await live.read(lambda m, _now: results_csv(m, lang))
+        return text
+
+    async def stats_csv(self, event_id: str, token: str | None, lang: str = "en") -> str:
+        live = await self._results_model(event_id, token)
+        text: str = await live.read(lambda m, _now: stats_csv(m, lang))
         return text
 
     async def protocol(self, event_id: str, token: str | None) -> ProtocolDocument:

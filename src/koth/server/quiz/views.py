@@ -46,6 +46,7 @@ from koth.server.quiz.schemas import (
     TeamStandings,
     TimerInfo,
 )
+from koth.server.quiz.stats import question_stats
 
 #: teams listed on a team's phone besides its own line
 TEAM_TOP = 10
@@ -326,10 +327,12 @@ def _lightning(part: Part) -> list[LightningInfo]:
 
 
 def _closed_question(part: Part, number: int) -> ClosedQuestion:
+    rows = question_moves(part, number, answers=True)
     return ClosedQuestion(
         question=number,
         partner=part.state.records[number - 1].partner,
-        rows=question_moves(part, number, answers=True),
+        rows=rows,
+        stats=question_stats(rows),
     )
 
 

@@ -52,7 +52,7 @@
     error.textContent = text || "";
     error.classList.toggle("hidden", !text);
   };
-  for (const [id, path] of [["export-csv", "export.csv"], ["export-json", "export.json"], ["export-protocol", "protocol.json"]]) {
+  for (const [id, path] of [["export-csv", "export.csv"], ["export-json", "export.json"], ["export-protocol", "protocol.json"], ["export-stats", "statistics.csv"]]) {
     Q.downloadLink(document.getElementById(id), `/api/quiz/events/${eventId}/${path}`, token, showError);
   }
 
@@ -375,7 +375,8 @@
         document.getElementById("appeal-correct").value = String(!r.correct);
         document.getElementById("appeal-comment").focus();
       } }))));
-    out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
+    out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }),
+      Q.el("p", { class: "small question-stats", id: "question-stats", text: Q.statsText(last.stats) }), Q.el("table", { class: "mini" }, rows));
     out.push(groupAppeals(last));
     for (const a of msg.appeals) {
       out.push(Q.el("div", { class: "appeal-item small", text: `${Q.t("question_short", { n: a.question })} ${a.team}${a.admitted ? ` (${Q.t("appeal_admitted")})` : ""} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `${Q.t("question_short", { n: d.question })} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
