@@ -251,3 +251,35 @@ def test_cli_pack_check_applies_the_servers_picture_limit(tmp_path: Path) -> Non
     assert f"more than the {PICTURE_MAX_BYTES} allowed" in result.stderr
     (tmp_path / "big.png").write_bytes(PNG + bytes(PICTURE_MAX_BYTES - len(PNG)))
     assert runner.invoke(quiz_app, ["pack", "check", str(pack)]).exit_code == 0
+
+
+LIGHTNING_HEAD = "number,text,answer,backup,lightning\n"
+
+
+def test_lightning_questions_are_numbered_on_their_own_and_listed() -> None:
+    pack = parse_pack(
+        LIGHTNING_HEAD + "1,Q,A,,\n1,B,Bb,yes,\n1,Quick one,Q1,,yes\n2,Quick two,Q2,,yes\n",
+        "csv",
+    )
+    assert [q.kind for q in pack.questions] == ["main", "backup", "lightning", "lightning"]
+    assert pack.find("game", 1, 1) is not None and pack.find("game", 1, 1).text == "Q"
+    assert pack.lightning_question("game", 2).text == "Quick two"  # type: ignore[union-attr]
+    assert pack.lightning_question("game", 3) is None
+    assert parse_pack(pack_csv(pack), "csv") == pack
+    result = runner.invoke(quiz_app, ["pack", "check", str(EXAMPLES / "pack.csv")])
+    assert "lightning questions" in result.stdout
+
+
+def test_lightning_numbering_and_kind_errors_name_the_line() -> None:
+    found = problems(LIGHTNING_HEAD + "1,Q,A,,\n1,X,Y,yes,yes\n2,Quick,Q,,yes\n")
+    assert any("line 3" in p and "not both" in p for p in found), found
+    found = problems(LIGHTNING_HEAD + "1,Q,A,,\n2,Quick,Q,,yes\n")
+    assert found == ["the pack, field 'number': lightning questions run 1 to 2 but 1 is missing"]
+
+
+def test_cli_pack_check_lists_lightning_questions(tmp_path: Path) -> None:
+    pack = tmp_path / "p.csv"
+    pack.write_text(LIGHTNING_HEAD + "1,Q,A,,\n1,Quick one,Q1,,yes\n", encoding="utf-8")
+    result = runner.invoke(quiz_app, ["pack", "check", str(pack)])
+    assert result.exit_code == 0, result.stderr
+    assert "L1" in result.stdout and "1 lightning questions" in result.stdout

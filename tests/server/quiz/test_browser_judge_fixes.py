@@ -76,13 +76,23 @@ def test_the_ticks_of_a_lightning_question_do_not_carry_over_to_the_next(
     server: LiveServer, browser: Any, quiz: QuizApi
 ) -> None:
     started(quiz, questions=1, prize_places=1)
+    quick = "number,text,answer,lightning\n1,Quick one?,Q1,yes\n2,Quick two?,Q2,yes\n"
+    quiz.cmd("pack", form="csv", text=quick)
     quiz.play(1, {"A": "Paris", "B": "Paris"}, {"Paris"})
     judge = judge_page(browser, server, quiz)
+    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{server.url}/quiz/{quiz.event_id}/projector")
     expect(judge.locator("#judge")).to_have_attribute("data-stage", "lightning")
+    # the pack's lightning questions, in order, on the console and the big screen
+    expect(judge.locator("#lightning-question")).to_contain_text("Quick one?")
+    expect(projector.locator("#proj-q-number")).to_have_text("Lightning question 1")
+    expect(projector.locator("#proj-q-text")).to_have_text("Quick one?")
     for team in ("A", "B"):  # both right: still tied, a second lightning question
         judge.locator(f'.lightning-group input[data-team="{team}"]').check()
     judge.locator(".btn-lightning").click()
     expect(judge.locator('.lightning-group[data-asked="2"]')).to_have_count(1)
+    expect(judge.locator("#lightning-question")).to_contain_text("Quick two?")
+    expect(projector.locator("#proj-q-number")).to_have_text("Lightning question 2")
     expect(judge.locator(".lightning-group input:checked")).to_have_count(0)
     judge.locator('.lightning-group input[data-team="B"]').check()  # only the winner
     judge.locator(".btn-lightning").click()

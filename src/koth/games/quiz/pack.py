@@ -17,7 +17,14 @@ from pathlib import PurePosixPath
 from typing import Any, Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from koth.core.errors import KothError
 
@@ -43,6 +50,7 @@ CSV_FIELDS = (
     "partner",
     "backup",
     "part",
+    "lightning",
 )
 REQUIRED_CSV_FIELDS = ("number", "text", "answer")
 VARIANT_SEPARATOR = "|"
@@ -88,6 +96,20 @@ class PackQuestion(BaseModel):
     partner: str | None = Field(None, max_length=200, description="a partner question's partner")
     backup: bool = False
     part: str | None = Field(None, description="only in this part (default: every part)")
+    lightning: bool = Field(
+        False, description="a lightning question (numbered 1, 2, … of their own, read in order)"
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> PackQuestion:
+        if self.backup and self.lightning:
+            raise ValueError("a question is a backup or a lightning question, not both")
+        return self
+
+    @property
+    def kind(self) -> str:
+        """main, backup or lightning: each kind is numbered 1, 2, … of its own"""
+        return "lightning" if self.lightning else "backup" if self.backup else "main"
 
     @field_validator("text", "answer", "comment", "source")
     @classmethod
@@ -141,11 +163,27 @@ class Pack(BaseModel):
         wanted = number - main if backup else number
         best: PackQuestion | None = None
         for q in self.questions:
-            if q.backup == backup and q.number == wanted and q.part in (part, None):
+            if q.lightning or q.backup != backup:
+                continue
+            if q.number == wanted and q.part in (part, None):
                 if q.part == part:
                     return q
                 best = best or q
         return best
+
+    def lightning_question(self, part: str, number: int) -> PackQuestion | None:
+        """Lightning question ``number`` (1, 2, … as ties are played off) for ``part``,
+        preferring one meant for that part over one for every part."""
+        found = [
+            q
+            for q in self.questions
+            if q.lightning and q.number == number and q.part in (part, None)
+        ]
+        return next((q for q in found if q.part == part), found[0] if found else None)
+
+    def count(self, kind: str) -> int:
+        """How many questions of ``kind`` (main, backup or lightning) the pack holds."""
+        return sum(1 for q in self.questions if q.kind == kind)
 
     def pictures(self) -> list[str]:
         return sorted({q.picture for q in self.questions if q.picture})
@@ -196,8 +234,9 @@ def _csv_rows(text: str) -> tuple[list[dict[str, Any]], list[int]]:
         }
         if "accepted" in row:
             row["accepted"] = [v for v in row["accepted"].split(VARIANT_SEPARATOR) if v.strip()]
-        if "backup" in row:
-            row["backup"] = _yes(row["backup"])
+        for flag in ("backup", "lightning"):
+            if flag in row:
+                row[flag] = _yes(row[flag])
         rows.append(row)
         lines.append(reader.line_num)
     return rows, lines
@@ -274,23 +313,24 @@ def _problem(err: Any, line_of: Any) -> str:
 
 
 def _numbering(pack: Pack, line_of: Any) -> list[str]:
-    """Each question number once per part and kind; main and backup numbers run 1, 2, …"""
+    """Each question number once per part and kind; main, backup and lightning numbers
+    run 1, 2, …"""
     problems: list[str] = []
-    seen: dict[tuple[str | None, bool, int], int] = {}
+    seen: dict[tuple[str | None, str, int], int] = {}
     for i, q in enumerate(pack.questions):
-        key = (q.part, q.backup, q.number)
+        key = (q.part, q.kind, q.number)
         line = line_of(("questions", i, "number"))
         if key in seen:
-            kind = "backup question" if q.backup else "question"
+            kind = {"main": "question"}.get(q.kind, f"{q.kind} question")
             problems.append(
                 f"line {line}, field 'number': {kind} {q.number} is already on line {seen[key]}"
             )
         else:
             seen[key] = line
-    for (part, backup), numbers in _groups(seen).items():
+    for (part, kind_of), numbers in _groups(seen).items():
         gaps = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
         if gaps:
-            kind = "backup questions" if backup else "questions"
+            kind = {"main": "questions"}.get(kind_of, f"{kind_of} questions")
             scope = f" of {part}" if part else ""
             problems.append(
                 f"the pack, field 'number': {kind}{scope} run 1 to {max(numbers)} but "
@@ -300,11 +340,11 @@ def _numbering(pack: Pack, line_of: Any) -> list[str]:
 
 
 def _groups(
-    seen: Iterable[tuple[str | None, bool, int]],
-) -> dict[tuple[str | None, bool], list[int]]:
-    out: dict[tuple[str | None, bool], list[int]] = {}
-    for part, backup, number in seen:
-        out.setdefault((part, backup), []).append(number)
+    seen: Iterable[tuple[str | None, str, int]],
+) -> dict[tuple[str | None, str], list[int]]:
+    out: dict[tuple[str | None, str], list[int]] = {}
+    for part, kind, number in seen:
+        out.setdefault((part, kind), []).append(number)
     return out
 
 
@@ -327,6 +367,7 @@ def pack_csv(pack: Pack) -> str:
                 "partner": q.partner or "",
                 "backup": "yes" if q.backup else "",
                 "part": q.part or "",
+                "lightning": "yes" if q.lightning else "",
             }
         )
     return buffer.getvalue()

@@ -220,6 +220,7 @@ EN: dict[str, str] = {
     "show_certificate_text": N_("awarded to the team"),
     "show_end_reason": N_("The game ended: {reason}"),
     "show_lightning_rounds": N_("Lightning rounds"),
+    "show_lightning_question": N_("Lightning question {n}"),
     "show_lightning_row": N_("{teams}: right {right}"),
     "show_protocol": N_("Protocol"),
     "show_nobody": N_("nobody"),
@@ -328,6 +329,7 @@ PLURALS: Final = {
     ),
     "pack_questions": N_plural("{n} question", "{n} questions"),
     "pack_backups": N_plural("{n} backup question", "{n} backup questions"),
+    "pack_lightning": N_plural("{n} lightning question", "{n} lightning questions"),
 }
 
 #: the language switch names the other language in that language (never translated)

@@ -546,6 +546,7 @@ class PackSummary(BaseModel):
     title: str
     questions: int
     backup_questions: int
+    lightning_questions: int = 0
     pictures: list[str]
     missing_pictures: list[str] = Field(description="named by the pack, not uploaded yet")
 
@@ -561,10 +562,12 @@ class ScreenContent(BaseModel):
     answer: str | None = Field(default=None, description="only once the host shows it")
     accepted: list[str] = Field(default_factory=list)
     comment: str | None = None
+    lightning: bool = Field(default=False, description="a lightning question of the pack")
 
 
 class ExpectedAnswer(BaseModel):
-    """The open question as the pack has it (judge only)."""
+    """The open question (or the lightning question being played) as the pack has it
+    (judge only)."""
 
     question: int
     text: str
@@ -574,4 +577,5 @@ class ExpectedAnswer(BaseModel):
     source: str
     partner: str | None
     picture: str | None
+    lightning: bool = False
     screen: Screen | None

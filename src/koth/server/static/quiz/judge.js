@@ -203,6 +203,11 @@
     if (stage === "lightning") {
       // the ticks belong to one lightning question: the next one starts with none ticked
       const asked = (msg.lightning || []).length + 1;
+      // the pack's lightning question, in order (the projector shows it too)
+      if (msg.expected && msg.expected.lightning) {
+        out.push(Q.el("div", { class: "lightning-question", id: "lightning-question" },
+          Q.el("strong", { text: Q.t("show_lightning_question", { n: msg.expected.question }) }), Q.el("p", { text: msg.expected.text })), expectedOrButton());
+      }
       for (const group of msg.standings.lightning_required) {
         const box = Q.el("div", { class: "lightning-group", dataset: { place: group.place, asked: String(asked) } },
           Q.el("h3", { text: Q.t("lightning", { teams: group.teams.join(", ") }) }), Q.el("div", { class: "small", text: Q.t("lightning_right") }));
@@ -257,17 +262,23 @@
      waits for the judge's click (or, outside presenter mode, for answering to close) */
   function answerRevealed() {
     if (!msg.expected) return false;
-    if (revealedFor === `${msg.phase.part_index}/${msg.expected.question}`) return true;
+    if (revealedFor === expectedId()) return true;
     return msg.phase.stage === "judging" && !presenter();
+  }
+
+  const expectedId = () => `${msg.phase.part_index}/${msg.expected.lightning ? "L" : ""}${msg.expected.question}`;
+
+  /* the expected answer, or the button that reveals it */
+  function expectedOrButton() {
+    if (answerRevealed()) return expectedBox(msg.expected);
+    const id = expectedId();
+    return button("btn-expected", Q.t("reveal_expected"), () => { revealedFor = id; render(); }, { class: "small-button" });
   }
 
   function groups(open) {
     const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, n: open.answered + open.missing.length })}` })];
     const revealed = answerRevealed();
-    if (msg.expected) {
-      const id = `${msg.phase.part_index}/${msg.expected.question}`;
-      out.push(revealed ? expectedBox(msg.expected) : button("btn-expected", Q.t("reveal_expected"), () => { revealedFor = id; render(); }, { class: "small-button" }));
-    }
+    if (msg.expected) out.push(expectedOrButton());
     const list = Q.el("div", { class: "groups", id: "groups" });
     const king = msg.standings && msg.standings.king;
     const rebels = new Set(Object.entries(open.declarations).filter(([, d]) => d === "revolution").map(([t]) => t));

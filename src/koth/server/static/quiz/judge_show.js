@@ -19,7 +19,7 @@
     const { msg, command } = state;
     const out = [Q.el("h2", { text: Q.t("show_pack") })];
     if (msg.pack) {
-      out.push(Q.el("p", { id: "pack-summary", text: `${msg.pack.title ? `${msg.pack.title}: ` : ""}${Q.t("pack_questions", { n: msg.pack.questions })}, ${Q.t("pack_backups", { n: msg.pack.backup_questions })}` }));
+      out.push(Q.el("p", { id: "pack-summary", text: `${msg.pack.title ? `${msg.pack.title}: ` : ""}${Q.t("pack_questions", { n: msg.pack.questions })}, ${Q.t("pack_backups", { n: msg.pack.backup_questions })}, ${Q.t("pack_lightning", { n: msg.pack.lightning_questions })}` }));
       if (msg.pack.missing_pictures.length) out.push(Q.el("p", { class: "error", id: "pack-missing", text: Q.t("show_missing_pictures", { names: msg.pack.missing_pictures.join(", ") }) }));
     }
     for (const text of problems) out.push(Q.el("p", { class: "error pack-error", text }));

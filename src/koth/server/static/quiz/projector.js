@@ -188,7 +188,7 @@
     box.classList.toggle("hidden", !screen);
     root.dataset.screen = screen ? screen.show : "standings";
     if (!screen) return;
-    $("proj-q-number").textContent = questionText(screen.question);
+    $("proj-q-number").textContent = screen.lightning ? Q.t("show_lightning_question", { n: screen.question }) : questionText(screen.question);
     $("proj-q-partner").textContent = screen.partner ? Q.t("show_partner", { name: screen.partner }) : "";
     const text = $("proj-q-text");
     text.textContent = screen.text || "";
