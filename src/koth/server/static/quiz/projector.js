@@ -137,7 +137,7 @@
     tableEl.style.setProperty("--row-h", `${rowH}px`);
     // column widths in em of the table's font (a head cell's smaller font would shrink them)
     if (!tableEl.querySelector("colgroup")) {
-      tableEl.prepend(Q.el("colgroup", {}, ["1.4em", "2.5em", "", "2.3em", "2.1em", "4.3em"].map((w) => Q.el("col", { style: w ? `width:${w}` : "" }))));
+      tableEl.prepend(Q.el("colgroup", {}, ["1.4em", "2.5em", "", "2.9em", "2.7em", "4.3em"].map((w) => Q.el("col", { style: w ? `width:${w}` : "" }))));
     }
     head.replaceChildren(Q.el("tr", {}, ["#", "", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("last_move")].map((h) => Q.el("th", { text: h }))));
     const order = msg.sectors || st.teams.map((t) => t.name);
