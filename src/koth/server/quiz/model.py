@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from koth.core.errors import InvalidParamsError
 from koth.games.quiz import (
@@ -274,16 +274,82 @@ class EventModel(HostControl):
                 command=op.command_id,
                 row=self.commands[op.command_id],
             )
-        handler = getattr(self, f"_on_{op.kind}")
         self._new = new
         try:
-            handler(op, seq)
+            self._dispatch(op, seq)
         finally:
             self._new = True
         if op.command_id is not None:
             self.commands[op.command_id] = seq
         self._remember(op, seq)
         self.seq = seq
+
+    def _dispatch(self, op: ops.Op, seq: int) -> None:
+        """The handler of each op kind: one place per op, and the type checker proves
+        that every op of :data:`ops.Op` has one (``assert_never``)."""
+        match op:
+            case ops.Created():
+                self._on_created(op, seq)
+            case ops.TeamJoined():
+                self._on_team_joined(op, seq)
+            case ops.TeamDevice():
+                self._on_team_device(op, seq)
+            case ops.PartStarted():
+                self._on_part_started(op, seq)
+            case ops.QuestionOpened():
+                self._on_question_opened(op, seq)
+            case ops.Declared():
+                self._on_declared(op, seq)
+            case ops.Locked():
+                self._on_locked(op, seq)
+            case ops.AnsweringOpened():
+                self._on_answering_opened(op, seq)
+            case ops.TimerPaused():
+                self._on_timer_paused(op, seq)
+            case ops.TimerResumed():
+                self._on_timer_resumed(op, seq)
+            case ops.TimerExtended():
+                self._on_timer_extended(op, seq)
+            case ops.AnsweringClosed():
+                self._on_answering_closed(op, seq)
+            case ops.Answered():
+                self._on_answered(op, seq)
+            case ops.Judged():
+                self._on_judged(op, seq)
+            case ops.PartnerSet():
+                self._on_partner_set(op, seq)
+            case ops.Resolved():
+                self._on_resolved(op, seq)
+            case ops.Corrected():
+                self._on_corrected(op, seq)
+            case ops.BreakTaken():
+                self._on_break(op, seq)
+            case ops.Lightning():
+                self._on_lightning(op, seq)
+            case ops.PackLoaded():
+                self._on_pack_loaded(op, seq)
+            case ops.PictureStored():
+                self._on_picture_stored(op, seq)
+            case ops.ScreenShown():
+                self._on_screen_shown(op, seq)
+            case ops.TeamRenamed():
+                self._on_team_renamed(op, seq)
+            case ops.TeamRemoved():
+                self._on_team_removed(op, seq)
+            case ops.TeamsMerged():
+                self._on_teams_merged(op, seq)
+            case ops.JoiningLocked():
+                self._on_joining_locked(op, seq)
+            case ops.TeamWithdrawn():
+                self._on_team_withdrawn(op, seq)
+            case ops.TeamReturned():
+                self._on_team_returned(op, seq)
+            case ops.QuestionReopened():
+                self._on_question_reopened(op, seq)
+            case ops.GroupCorrected():
+                self._on_group_corrected(op, seq)
+            case _:
+                assert_never(op)
 
     def fold(self, rows: Iterable[ops.Op]) -> None:
         for op in rows:
