@@ -283,3 +283,11 @@ def test_cli_pack_check_lists_lightning_questions(tmp_path: Path) -> None:
     result = runner.invoke(quiz_app, ["pack", "check", str(pack)])
     assert result.exit_code == 0, result.stderr
     assert "L1" in result.stdout and "1 lightning questions" in result.stdout
+
+
+def test_a_refused_row_does_not_hide_the_packs_other_errors() -> None:
+    found = problems("number,text,answer\n1,,A\n2,Q,A\n2,R,B\n")
+    assert found == [
+        "line 2, field 'text': String should have at least 1 character (got '')",
+        "line 4, field 'number': question 2 is already on line 3",
+    ]

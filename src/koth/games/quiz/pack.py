@@ -293,11 +293,27 @@ def _validate(data: Any, line_of: Any) -> Pack:
     try:
         pack = Pack.model_validate(data)
     except ValidationError as exc:
-        raise PackError([_problem(err, line_of) for err in exc.errors()]) from None
-    problems = _numbering(pack, line_of)
+        problems = [_problem(err, line_of) for err in exc.errors()]
+        # the rows that are fine are still checked for numbers used twice (a gap may be
+        # a row refused above, so gaps wait until every row is fine)
+        problems += _numbering(_fine_rows(data), line_of, gaps=False)
+        raise PackError(problems) from None
+    problems = _numbering(list(enumerate(pack.questions)), line_of)
     if problems:
         raise PackError(problems)
     return pack
+
+
+def _fine_rows(data: Mapping[str, Any]) -> list[tuple[int, PackQuestion]]:
+    """The questions of ``data`` that are valid on their own, with their index."""
+    rows = data.get("questions")
+    fine: list[tuple[int, PackQuestion]] = []
+    for i, item in enumerate(rows if isinstance(rows, list) else []):
+        try:
+            fine.append((i, PackQuestion.model_validate(item)))
+        except ValidationError:
+            continue
+    return fine
 
 
 def _problem(err: Any, line_of: Any) -> str:
@@ -312,12 +328,14 @@ def _problem(err: Any, line_of: Any) -> str:
     return f"{where}{field}: {message}{shown}"
 
 
-def _numbering(pack: Pack, line_of: Any) -> list[str]:
+def _numbering(
+    questions: list[tuple[int, PackQuestion]], line_of: Any, *, gaps: bool = True
+) -> list[str]:
     """Each question number once per part and kind; main, backup and lightning numbers
     run 1, 2, …"""
     problems: list[str] = []
     seen: dict[tuple[str | None, str, int], int] = {}
-    for i, q in enumerate(pack.questions):
+    for i, q in questions:
         key = (q.part, q.kind, q.number)
         line = line_of(("questions", i, "number"))
         if key in seen:
@@ -327,14 +345,14 @@ def _numbering(pack: Pack, line_of: Any) -> list[str]:
             )
         else:
             seen[key] = line
-    for (part, kind_of), numbers in _groups(seen).items():
-        gaps = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
-        if gaps:
+    for (part, kind_of), numbers in _groups(seen).items() if gaps else ():
+        missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
+        if missing:
             kind = {"main": "questions"}.get(kind_of, f"{kind_of} questions")
             scope = f" of {part}" if part else ""
             problems.append(
                 f"the pack, field 'number': {kind}{scope} run 1 to {max(numbers)} but "
-                f"{', '.join(map(str, gaps[:10]))} is missing"
+                f"{', '.join(map(str, missing[:10]))} is missing"
             )
     return problems
 
