@@ -12,6 +12,7 @@ import pytest
 
 from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi, started
+from tests.server.quiz.test_show_browser import pdf_pages
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 expect = playwright_sync.expect
@@ -109,3 +110,17 @@ def test_the_host_form_checkbox_sits_beside_its_words_and_the_judge_reads_whole_
     expect(names).to_have_count(2)
     for cell in names.all():
         assert cell.evaluate("c => c.scrollWidth <= c.clientWidth + 1"), cell.inner_text()
+
+
+def test_an_appeal_prints_with_the_places_not_on_a_page_of_its_own(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    started(quiz, teams=TEAMS, questions=2)
+    quiz.play(1, {"Lions of Lyon": "Paris", "Lynxes": "Rome"}, {"Paris"})
+    quiz.cmd("appeal", question=1, team="Lynxes", correct=True, comment="Rome counts")
+    quiz.play(2, {"Lions of Lyon": "Paris"}, {"Paris"})
+    page = page_in(browser, server, "en", quiz)
+    page.goto(f"{server.url}/quiz/{quiz.event_id}/results")
+    expect(page.locator("#results")).to_contain_text("Q1 Lynxes → right")
+    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    assert pdf_pages(pdf) == 2  # the places (with the appeal), then the protocol

@@ -42,6 +42,10 @@
         Q.el("tr", {}, Q.el("th", { text: "#" }), Q.el("th", { text: Q.t("stats_heading") })),
         p.questions.map((q) => Q.el("tr", { dataset: { question: q.question } }, Q.el("td", { text: q.question }), Q.el("td", { class: "stats-line", text: Q.statsText(q.stats) })))));
     }
+    // the appeals too: after the protocol's landscape page they took a page of their own
+    if (p.appeals.length) {
+      section.append(Q.el("h3", { text: Q.t("appeal") }), ...p.appeals.map((a) => Q.el("div", { class: "small", text: `${Q.t("question_short", { n: a.question })} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")} ${a.comment ? `(${a.comment})` : ""}` })));
+    }
     const protocol = Q.el("div", { class: "protocol-block" }, Q.el("h3", { class: "protocol-title", text: `${Q.t("show_protocol")} · ${partTitle(p.name)} · ${Q.t("per_question")}` }));
     section.append(protocol);
     const teams = st.teams.map((t) => t.name);
@@ -52,9 +56,6 @@
       return Q.el("td", { class: `cell ${r.correct ? "ok" : "ko"}`, title }, Q.el("div", { class: "ans", text: r.answer || "—" }), Q.el("div", { class: "mv", text: Q.moveText(r) }));
     })));
     protocol.append(Q.el("div", { class: "scroll" }, Q.el("table", { class: "mini matrix" }, head, rows)));
-    if (p.appeals.length) {
-      section.append(Q.el("h3", { text: Q.t("appeal") }), ...p.appeals.map((a) => Q.el("div", { class: "small", text: `${Q.t("question_short", { n: a.question })} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")} ${a.comment ? `(${a.comment})` : ""}` })));
-    }
     return section;
   }
 
