@@ -9,6 +9,8 @@ from limits import parse
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from koth.games.quiz.pack import PICTURE_MAX_BYTES
+
 
 def default_database_url() -> str:
     """A SQLite file in the user's data directory (created on first use)."""
@@ -61,9 +63,10 @@ class Settings(BaseSettings):
         default=256 * 1024, ge=1024, description="largest request body accepted (413 above)"
     )
     quiz_picture_bytes: int = Field(
-        default=200 * 1024,
+        default=PICTURE_MAX_BYTES,
         ge=1024,
-        description="largest picture of a question pack (it also has to fit in a request body)",
+        description="largest picture of a question pack (it also has to fit in a request "
+        "body); `koth quiz pack check` applies the same default",
     )
     quiz_pack_bytes: int = Field(
         default=1024 * 1024,

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from koth.games.quiz.cli import quiz_app
 from koth.games.quiz.pack import (
+    PICTURE_MAX_BYTES,
     Pack,
     PackError,
     PackQuestion,
@@ -24,6 +25,7 @@ from koth.games.quiz.pack import (
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz" / "pack"
 runner = CliRunner()
+PNG = b"\x89PNG\r\n\x1a\n"
 HEAD = "number,text,answer,accepted,comment,source,picture,partner,backup,part\n"
 
 
@@ -236,3 +238,57 @@ def test_cli_pack_check_refuses_an_unreadable_file(tmp_path: Path) -> None:
     pack.write_bytes(b"number,text,answer\n1,\xff\xfe,A\n")
     result = runner.invoke(quiz_app, ["pack", "check", str(pack)])
     assert result.exit_code == 2 and "cannot be read as UTF-8 text" in result.stderr
+
+
+def test_cli_pack_check_applies_the_servers_picture_limit(tmp_path: Path) -> None:
+    """One limit for both: a picture the check passes is one the server stores (the
+    server's default is the same constant: tests/server/quiz/test_show.py)."""
+    pack = tmp_path / "p.csv"
+    pack.write_text(HEAD + "1,Q,A,,,,big.png,,,\n", encoding="utf-8")
+    (tmp_path / "big.png").write_bytes(PNG + bytes(PICTURE_MAX_BYTES))
+    result = runner.invoke(quiz_app, ["pack", "check", str(pack)])
+    assert result.exit_code == 2
+    assert f"more than the {PICTURE_MAX_BYTES} allowed" in result.stderr
+    (tmp_path / "big.png").write_bytes(PNG + bytes(PICTURE_MAX_BYTES - len(PNG)))
+    assert runner.invoke(quiz_app, ["pack", "check", str(pack)]).exit_code == 0
+
+
+LIGHTNING_HEAD = "number,text,answer,backup,lightning\n"
+
+
+def test_lightning_questions_are_numbered_on_their_own_and_listed() -> None:
+    pack = parse_pack(
+        LIGHTNING_HEAD + "1,Q,A,,\n1,B,Bb,yes,\n1,Quick one,Q1,,yes\n2,Quick two,Q2,,yes\n",
+        "csv",
+    )
+    assert [q.kind for q in pack.questions] == ["main", "backup", "lightning", "lightning"]
+    assert pack.find("game", 1, 1) is not None and pack.find("game", 1, 1).text == "Q"
+    assert pack.lightning_question("game", 2).text == "Quick two"  # type: ignore[union-attr]
+    assert pack.lightning_question("game", 3) is None
+    assert parse_pack(pack_csv(pack), "csv") == pack
+    result = runner.invoke(quiz_app, ["pack", "check", str(EXAMPLES / "pack.csv")])
+    assert "lightning questions" in result.stdout
+
+
+def test_lightning_numbering_and_kind_errors_name_the_line() -> None:
+    found = problems(LIGHTNING_HEAD + "1,Q,A,,\n1,X,Y,yes,yes\n2,Quick,Q,,yes\n")
+    assert any("line 3" in p and "not both" in p for p in found), found
+    found = problems(LIGHTNING_HEAD + "1,Q,A,,\n2,Quick,Q,,yes\n")
+    assert found == ["the pack, field 'number': lightning questions run 1 to 2 but 1 is missing"]
+
+
+def test_cli_pack_check_lists_lightning_questions(tmp_path: Path) -> None:
+    pack = tmp_path / "p.csv"
+    pack.write_text(LIGHTNING_HEAD + "1,Q,A,,\n1,Quick one,Q1,,yes\n", encoding="utf-8")
+    result = runner.invoke(quiz_app, ["pack", "check", str(pack)])
+    assert result.exit_code == 0, result.stderr
+    words = " ".join(result.stdout.split())  # the caption wraps to the table's width
+    assert "L1" in words and "1 question, 0 backup questions, 1 lightning question" in words
+
+
+def test_a_refused_row_does_not_hide_the_packs_other_errors() -> None:
+    found = problems("number,text,answer\n1,,A\n2,Q,A\n2,R,B\n")
+    assert found == [
+        "line 2, field 'text': String should have at least 1 character (got '')",
+        "line 4, field 'number': question 2 is already on line 3",
+    ]

@@ -169,6 +169,16 @@ def test_a_whole_evening_in_the_browser(server: LiveServer, browser: Any, tmp_pa
     assert [t["points"] for t in scored["teams"]] == points
     assert scored["king"] == "Bears" and scored["reason"] == "king_held"
     assert shown[0] == ("Bears", 1)
+    # each question's statistics on the page, as every team's row of the record has it
+    record = httpx.get(
+        f"{server.url}/api/quiz/events/{event_id}/results",
+        headers={"Authorization": f"Bearer {host_token}"},
+    ).json()["parts"][0]["questions"]
+    lines = results.locator("table.stats td.stats-line").all_inner_texts()
+    assert len(lines) == len(record)
+    for q, line in zip(record, lines, strict=True):
+        right = sum(1 for r in q["rows"] if r["correct"])
+        assert line.startswith(f"{right} of {len(q['rows'])} teams right"), line
 
     scan_frames(frames)
 

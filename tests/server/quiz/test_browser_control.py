@@ -101,7 +101,8 @@ def test_team_list_edits_before_and_after_the_start(
     click(judge, "#btn-rename")
     expect(judge.locator("#error")).to_be_hidden()
     judge.select_option("#edit-team", "Cats")
-    click(judge, "#btn-withdraw")
+    judge.locator("#btn-withdraw").click()  # asks first
+    click(judge, "#btn-withdraw-yes")
     expect(judge.locator("#judge-standings tr.withdrawn")).to_contain_text("Cats")
     changes = quiz.judge_view()["control"]["changes"]
     assert [c["kind"] for c in changes] == [

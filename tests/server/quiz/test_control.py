@@ -179,6 +179,15 @@ def test_before_the_start_the_host_renames_removes_merges_and_locks(
     }
 
 
+def test_a_removed_team_that_joins_again_is_logged_as_back(api: QuizApi, app: Restartable) -> None:
+    api.create(steps=6, hold_moves=2, questions=10, spurs_per_slope=0)
+    api.join("Owls")
+    api.cmd("remove_team", team="Owls")
+    api.join("Owls")
+    changes = replays(api, app)["control"]["changes"]
+    assert [(c["kind"], c["team"]) for c in changes] == [("removed", "Owls"), ("rejoined", "Owls")]
+
+
 @pytest.mark.parametrize(
     ("name", "body", "status", "words"),
     [
@@ -283,6 +292,32 @@ def test_a_withdrawn_team_answers_nothing_and_stays_in_the_results(
 
 
 # ------------------------------------------------------------ judging safety nets
+def test_q36_a_withdrawal_is_undone_and_the_team_plays_again(
+    api: QuizApi, app: Restartable
+) -> None:
+    started(api)
+    api.play(1, {"A": "Paris", "B": "Paris", "C": "Rome"}, {"Paris"})
+    assert api.cmd("return_team", team="B", expect=409)["error"]["message"].endswith(
+        "has not withdrawn"
+    )
+    api.cmd("withdraw_team", team="B")
+    assert api.projector()["withdrawn"] == ["B"]
+    api.play(2, {"A": "Paris", "C": "Paris"}, {"Paris"})
+    view = api.cmd("return_team", team="B")
+    assert [t["withdrawn"] for t in view["teams"]] == [False, False, False]
+    assert api.team_view("B")["withdrawn"] is False and api.projector()["withdrawn"] == []
+    assert [(c["kind"], c["team"], c["question"]) for c in view["control"]["changes"]] == [
+        ("withdrawn", "B", 1),
+        ("returned", "B", 2),
+    ]
+    api.play(3, {"A": "Rome", "B": "Paris", "C": "Rome"}, {"Paris"})  # B answers again
+    after = replays(api, app)
+    moves = {r["team"]: r["correct"] for r in after["closed"][0]["rows"]}
+    assert moves == {"A": False, "B": True, "C": False}
+    missed = {r["team"]: r["correct"] for r in after["closed"][1]["rows"]}
+    assert missed["B"] is None  # the question it missed while withdrawn: not answered (Q2)
+
+
 def test_reopen_undoes_the_resolution_by_folding_the_log_again(
     api: QuizApi, app: Restartable
 ) -> None:

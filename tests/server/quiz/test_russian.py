@@ -35,7 +35,7 @@ ALLOWED = {"CSV", "JSON", "YAML", "QR", "K"}
 ALLOWED_PHRASES = ("koth quiz score", "Language: English")
 #: the judge console's keyboard shortcuts name the keys as a keyboard labels them (Latin
 #: letters, the same keys whatever the layout): allowed only inside that list
-SHORTCUT_KEYS = re.compile(r"(?<![\w])[CEJKLOPRSWX](?![\w])")
+SHORTCUT_KEYS = re.compile(r"(?<![\w])(?:[ACEJKLMOPQRSVWX]|Esc)(?![\w])")
 LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 #: codes: URLs and paths on this site, rule and question numbers (Q10)
 CODES = (

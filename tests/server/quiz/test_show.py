@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.server.quiz.helpers import QuizApi, bearer, values_of
+from koth.games.quiz.pack import PICTURE_MAX_BYTES
+from koth.server.settings import Settings
+from tests.server.quiz.helpers import QuizApi, bearer, started, values_of
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "quiz" / "pack"
 PACK = (EXAMPLES / "pack.csv").read_text(encoding="utf-8")
@@ -34,6 +36,7 @@ def test_a_pack_loads_and_names_its_missing_pictures(api: QuizApi) -> None:
         "title": "",
         "questions": 5,
         "backup_questions": 1,
+        "lightning_questions": 0,
         "pictures": ["mountain.png"],
         "missing_pictures": ["mountain.png"],
     }
@@ -73,6 +76,12 @@ def test_pictures_are_checked(api: QuizApi, name: str, data: bytes, expected: st
 def test_a_picture_over_the_body_limit_is_refused_before_it_is_read(api: QuizApi) -> None:
     evening(api)
     assert put_picture(api, "a.png", PNG + b"0" * 300_000).status_code == 413
+
+
+def test_the_server_refuses_no_picture_the_pack_check_passes() -> None:
+    """``koth quiz pack check`` and the server start from one limit (tests/games/quiz)."""
+    assert Settings.model_fields["quiz_picture_bytes"].default == PICTURE_MAX_BYTES
+    assert Settings.model_fields["quiz_picture_bytes"].default <= Settings().max_body_bytes
 
 
 def test_only_the_host_stores_pictures(api: QuizApi) -> None:
@@ -166,6 +175,7 @@ def test_an_evening_without_a_pack_shows_the_number_only(api: QuizApi) -> None:
         "answer": None,
         "accepted": [],
         "comment": None,
+        "lightning": False,
     }
     assert api.judge_view()["expected"] is None
 
@@ -182,3 +192,26 @@ def test_the_log_replays_the_show(api: QuizApi, client: Any) -> None:
     model = load_model(quiz.repo, api.event_id)
     assert model.pack is not None and model.pictures == {"mountain.png": "image/png"}
     assert model.current_part().questions[0].screen == "question"
+
+
+def test_the_packs_lightning_questions_are_shown_in_order_while_a_tie_is_played_off(
+    api: QuizApi,
+) -> None:
+    started(api, questions=1, prize_places=1)
+    text = "number,text,answer,lightning\n1,Q,Paris,\n1,Quick one,Q1,yes\n2,Quick two,Q2,yes\n"
+    api.cmd("pack", form="csv", text=text)
+    assert api.judge_view()["pack"]["lightning_questions"] == 2
+    assert api.projector().get("screen") is None  # nothing before the tie
+    api.play(1, {"A": "Paris", "B": "Paris"}, {"Paris"})
+    for number in (1, 2):
+        judge, screen = api.judge_view()["expected"], api.projector()["screen"]
+        assert (judge["question"], judge["text"], judge["answer"]) == (
+            number,
+            f"Quick {'one' if number == 1 else 'two'}",
+            f"Q{number}",
+        )
+        assert judge["lightning"] and screen["lightning"] and screen["question"] == number
+        assert screen["text"] == judge["text"] and screen.get("answer") is None
+        api.cmd("lightning", teams=["A", "B"], right=["A", "B"] if number == 1 else ["B"])
+    assert api.judge_view()["phase"]["stage"] == "finished"
+    assert api.judge_view().get("expected") is None and api.projector().get("screen") is None

@@ -317,7 +317,13 @@ def test_a_season_page(server: LiveServer, browser: Any, tmp_path: Path) -> None
     for api in (first, second):  # this browser hosts both events
         kept = f"JSON.stringify('{api.host_token}')"
         page.evaluate(f"localStorage.setItem('koth.quiz.host.{api.event_id}', {kept})")
+    made = "JSON.stringify({title: 'Вечер 2', created: '2026-11-27T19:00:00Z'})"
+    page.evaluate(f"localStorage.setItem('koth.quiz.hosted.{second.event_id}', {made})")
     page.reload()
+    # listed by title and date (the title from the event itself where none was kept)
+    option = '#season-event option[value="{}"]'
+    expect(page.locator(option.format(second.event_id))).to_have_text("Вечер 2 · 27.11.2026")
+    expect(page.locator(option.format(first.event_id))).to_have_text("Вечер клуба")
     for api in (first, second):
         page.select_option("#season-event", api.event_id)
         page.locator("#season-add").click()

@@ -12,7 +12,13 @@ from rich.text import Text
 
 from koth.core.errors import KothError
 from koth.games.quiz.explain import explain
-from koth.games.quiz.pack import PackError, check_picture, pack_form, parse_pack
+from koth.games.quiz.pack import (
+    PICTURE_MAX_BYTES,
+    PackError,
+    check_picture,
+    pack_form,
+    parse_pack,
+)
 from koth.games.quiz.protocol import (
     PartResult,
     ProtocolResult,
@@ -131,15 +137,15 @@ def _hanging(line: str) -> Table | Text:
 pack_app = typer.Typer(help="Question packs (CSV, JSON or YAML).", no_args_is_help=True)
 quiz_app.add_typer(pack_app, name="pack")
 
-#: the CLI's limit on a picture (the server's own is its quiz_picture_bytes setting)
-PICTURE_BYTES = 2 * 1024 * 1024
-
 
 @pack_app.command("check", cls=KothCommand)
 def pack_check(
     file: Path = typer.Argument(..., help="A pack file (.csv, .json, .yaml or .yml)."),
     picture_bytes: int = typer.Option(
-        PICTURE_BYTES, "--picture-bytes", help="The largest picture accepted (bytes)."
+        PICTURE_MAX_BYTES,
+        "--picture-bytes",
+        help="The largest picture accepted (bytes); the default is the server's "
+        "(its quiz_picture_bytes setting): give that setting's value if the server's differs.",
     ),
     width: int | None = typer.Option(
         None, "--width", min=40, help="Columns to draw for (default: the terminal's, 80 piped)."

@@ -16,10 +16,17 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from koth.core.errors import KothError
 
@@ -29,6 +36,10 @@ TEXT_MAX = 4000
 ANSWER_MAX = 500
 VARIANTS_MAX = 50
 QUESTIONS_MAX = 2000
+#: the largest picture of a pack by default: the server's ``quiz_picture_bytes`` setting
+#: and ``koth quiz pack check`` both start from it, so a pack the check passes is one the
+#: server stores
+PICTURE_MAX_BYTES: Final = 200 * 1024
 #: the CSV form: one row per question; ``accepted`` holds the variants split by ``|``
 CSV_FIELDS = (
     "number",
@@ -41,6 +52,7 @@ CSV_FIELDS = (
     "partner",
     "backup",
     "part",
+    "lightning",
 )
 REQUIRED_CSV_FIELDS = ("number", "text", "answer")
 VARIANT_SEPARATOR = "|"
@@ -86,6 +98,20 @@ class PackQuestion(BaseModel):
     partner: str | None = Field(None, max_length=200, description="a partner question's partner")
     backup: bool = False
     part: str | None = Field(None, description="only in this part (default: every part)")
+    lightning: bool = Field(
+        False, description="a lightning question (numbered 1, 2, … of their own, read in order)"
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> PackQuestion:
+        if self.backup and self.lightning:
+            raise ValueError("a question is a backup or a lightning question, not both")
+        return self
+
+    @property
+    def kind(self) -> str:
+        """main, backup or lightning: each kind is numbered 1, 2, … of its own"""
+        return "lightning" if self.lightning else "backup" if self.backup else "main"
 
     @field_validator("text", "answer", "comment", "source")
     @classmethod
@@ -139,11 +165,27 @@ class Pack(BaseModel):
         wanted = number - main if backup else number
         best: PackQuestion | None = None
         for q in self.questions:
-            if q.backup == backup and q.number == wanted and q.part in (part, None):
+            if q.lightning or q.backup != backup:
+                continue
+            if q.number == wanted and q.part in (part, None):
                 if q.part == part:
                     return q
                 best = best or q
         return best
+
+    def lightning_question(self, part: str, number: int) -> PackQuestion | None:
+        """Lightning question ``number`` (1, 2, … as ties are played off) for ``part``,
+        preferring one meant for that part over one for every part."""
+        found = [
+            q
+            for q in self.questions
+            if q.lightning and q.number == number and q.part in (part, None)
+        ]
+        return next((q for q in found if q.part == part), found[0] if found else None)
+
+    def count(self, kind: str) -> int:
+        """How many questions of ``kind`` (main, backup or lightning) the pack holds."""
+        return sum(1 for q in self.questions if q.kind == kind)
 
     def pictures(self) -> list[str]:
         return sorted({q.picture for q in self.questions if q.picture})
@@ -196,8 +238,9 @@ def _csv_rows(text: str) -> tuple[list[dict[str, Any]], list[int]]:
         }
         if "accepted" in row:
             row["accepted"] = [v for v in row["accepted"].split(VARIANT_SEPARATOR) if v.strip()]
-        if "backup" in row:
-            row["backup"] = _yes(row["backup"])
+        for flag in ("backup", "lightning"):
+            if flag in row:
+                row[flag] = _yes(row[flag])
         rows.append(row)
         lines.append(reader.line_num)
     return rows, lines
@@ -276,11 +319,27 @@ def _validate(data: Any, line_of: Any) -> Pack:
     try:
         pack = Pack.model_validate(data)
     except ValidationError as exc:
-        raise PackError([_problem(err, line_of) for err in exc.errors()]) from None
-    problems = _numbering(pack, line_of)
+        problems = [_problem(err, line_of) for err in exc.errors()]
+        # the rows that are fine are still checked for numbers used twice (a gap may be
+        # a row refused above, so gaps wait until every row is fine)
+        problems += _numbering(_fine_rows(data), line_of, gaps=False)
+        raise PackError(problems) from None
+    problems = _numbering(list(enumerate(pack.questions)), line_of)
     if problems:
         raise PackError(problems)
     return pack
+
+
+def _fine_rows(data: Mapping[str, Any]) -> list[tuple[int, PackQuestion]]:
+    """The questions of ``data`` that are valid on their own, with their index."""
+    rows = data.get("questions")
+    fine: list[tuple[int, PackQuestion]] = []
+    for i, item in enumerate(rows if isinstance(rows, list) else []):
+        try:
+            fine.append((i, PackQuestion.model_validate(item)))
+        except ValidationError:
+            continue
+    return fine
 
 
 def _problem(err: Any, line_of: Any) -> str:
@@ -295,38 +354,41 @@ def _problem(err: Any, line_of: Any) -> str:
     return f"{where}{field}: {message}{shown}"
 
 
-def _numbering(pack: Pack, line_of: Any) -> list[str]:
-    """Each question number once per part and kind; main and backup numbers run 1, 2, …"""
+def _numbering(
+    questions: list[tuple[int, PackQuestion]], line_of: Any, *, gaps: bool = True
+) -> list[str]:
+    """Each question number once per part and kind; main, backup and lightning numbers
+    run 1, 2, …"""
     problems: list[str] = []
-    seen: dict[tuple[str | None, bool, int], int] = {}
-    for i, q in enumerate(pack.questions):
-        key = (q.part, q.backup, q.number)
+    seen: dict[tuple[str | None, str, int], int] = {}
+    for i, q in questions:
+        key = (q.part, q.kind, q.number)
         line = line_of(("questions", i, "number"))
         if key in seen:
-            kind = "backup question" if q.backup else "question"
+            kind = {"main": "question"}.get(q.kind, f"{q.kind} question")
             problems.append(
                 f"line {line}, field 'number': {kind} {q.number} is already on line {seen[key]}"
             )
         else:
             seen[key] = line
-    for (part, backup), numbers in _groups(seen).items():
-        gaps = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
-        if gaps:
-            kind = "backup questions" if backup else "questions"
+    for (part, kind_of), numbers in _groups(seen).items() if gaps else ():
+        missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
+        if missing:
+            kind = {"main": "questions"}.get(kind_of, f"{kind_of} questions")
             scope = f" of {part}" if part else ""
             problems.append(
                 f"the pack, field 'number': {kind}{scope} run 1 to {max(numbers)} but "
-                f"{', '.join(map(str, gaps[:10]))} is missing"
+                f"{', '.join(map(str, missing[:10]))} is missing"
             )
     return problems
 
 
 def _groups(
-    seen: Iterable[tuple[str | None, bool, int]],
-) -> dict[tuple[str | None, bool], list[int]]:
-    out: dict[tuple[str | None, bool], list[int]] = {}
-    for part, backup, number in seen:
-        out.setdefault((part, backup), []).append(number)
+    seen: Iterable[tuple[str | None, str, int]],
+) -> dict[tuple[str | None, str], list[int]]:
+    out: dict[tuple[str | None, str], list[int]] = {}
+    for part, kind, number in seen:
+        out.setdefault((part, kind), []).append(number)
     return out
 
 
@@ -349,6 +411,7 @@ def pack_csv(pack: Pack) -> str:
                 "partner": q.partner or "",
                 "backup": "yes" if q.backup else "",
                 "part": q.part or "",
+                "lightning": "yes" if q.lightning else "",
             }
         )
     return buffer.getvalue()

@@ -62,16 +62,18 @@ def _count(n: int, noun: str) -> str:
 
 
 def pack_table(pack: Pack) -> Table:
-    """A pack's questions, main before backup, each with its answer and variants."""
-    mains = sum(1 for q in pack.questions if not q.backup)
+    """A pack's questions, main before backup before lightning, each with its answer and
+    variants (backups numbered B1, B2, …, lightning questions L1, L2, …)."""
     table = Table(
         title=pack.title or "Question pack",
-        caption=f"{_count(mains, 'question')}, "
-        f"{_count(len(pack.questions) - mains, 'backup question')}",
+        caption=f"{_count(pack.count('main'), 'question')}, "
+        f"{_count(pack.count('backup'), 'backup question')}, "
+        f"{_count(pack.count('lightning'), 'lightning question')}",
     )
     rows = []
-    for q in sorted(pack.questions, key=lambda q: (q.part or "", q.backup, q.number)):
-        number = f"B{q.number}" if q.backup else str(q.number)
+    order = {"main": 0, "backup": 1, "lightning": 2}
+    for q in sorted(pack.questions, key=lambda q: (q.part or "", order[q.kind], q.number)):
+        number = {"backup": "B", "lightning": "L"}.get(q.kind, "") + str(q.number)
         text = q.text if len(q.text) <= 60 else q.text[:59] + "…"
         accepted = " | ".join(q.accepted)
         rows.append(

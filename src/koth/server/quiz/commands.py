@@ -168,6 +168,10 @@ def withdraw_team(_model: EventModel, body: TeamCommand, now: float) -> ops.Op:
     return ops.TeamWithdrawn(team=normal_name(body.team), at=now)
 
 
+def return_team(_model: EventModel, body: TeamCommand, _now: float) -> ops.Op:
+    return ops.TeamReturned(team=normal_name(body.team))
+
+
 def reopen(model: EventModel, body: OnQuestion, _now: float) -> ops.Op:
     number = body.question or model.reopenable()
     if number is None:

@@ -1,5 +1,6 @@
 """The host's control of the evening, as handlers of the event fold: the team list
-(rename, remove, merge, lock joining, withdraw) and re-opening the last resolved question.
+(rename, remove, merge, lock joining, withdraw and its undo) and re-opening the last
+resolved question.
 
 A rename and a re-opening are not patched into the model by hand: the event is folded
 again from the ops that count (``history``), with the team renamed in every earlier op,
@@ -167,6 +168,23 @@ class HostControl:
         team.withdrawn_in = part.name
         self.changes.append(
             Change(seq, "withdrawn", op.team, part=part.name, question=team.withdrawn_after)
+        )
+
+    def _on_team_returned(self, op: ops.TeamReturned, seq: int) -> None:
+        team = self._team(op.team)
+        if team.withdrawn_after is None:
+            raise WrongPhaseError(N_("team {team} has not withdrawn"), team=op.team)
+        if team.withdrawn_in != self.current_part().name:
+            raise WrongPhaseError(
+                N_("team {team} withdrew in {part}, which is over"),
+                team=op.team,
+                part=Term(team.withdrawn_in),
+            )
+        team.withdrawn_after = None
+        team.withdrawn_in = ""
+        part = self.current_part()
+        self.changes.append(
+            Change(seq, "returned", op.team, part=part.name, question=len(part.questions))
         )
 
     def _on_question_reopened(self, op: ops.QuestionReopened, seq: int) -> None:

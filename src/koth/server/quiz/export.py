@@ -16,6 +16,7 @@ from koth.i18n import DEFAULT, N_, Translator
 from koth.server.quiz.i18n import PART_TEXTS
 from koth.server.quiz.model import EventModel, Part, Question
 from koth.server.quiz.schemas import ProtocolDocument
+from koth.server.quiz.stats import statistics_csv
 from koth.server.quiz.views import results_document
 
 _PROTOCOL: TypeAdapter[ProtocolDocument] = TypeAdapter(ProtocolDocument)
@@ -213,6 +214,14 @@ def results_csv(model: EventModel, lang: str = "en") -> str:
                     )
                 )
     return BOM + buffer.getvalue()
+
+
+def stats_csv(model: EventModel, lang: str = "en") -> str:
+    """Per part and question: teams, answers, right answers, by declared move, and the
+    most common wrong answers (a byte-order mark first, as :func:`results_csv`)."""
+    _ = Translator(lang)
+    names = {key: _(text) for key, text in PART_TEXTS.items()}
+    return BOM + statistics_csv(results_document(model), names, lang)
 
 
 def _blank(value: object) -> object:

@@ -74,6 +74,8 @@ EN: dict[str, str] = {
     "answering_closed": N_("Answering is closed."),
     "waiting_question": N_("Waiting for the next question."),
     "question": N_("Question {n}"),
+    # a question's number in a list of appeals and downgrades
+    "question_short": N_("Q{n}"),
     "partner_question": N_("Partner question (+1 point)"),
     "stage_lobby": N_("Teams are joining"),
     "stage_declaring": N_("Declarations open"),
@@ -111,6 +113,7 @@ EN: dict[str, str] = {
     "comment": N_("Comment"),
     "apply": N_("Apply"),
     "start_part": N_("Start {name}"),
+    "start_game": N_("Start the game"),
     "take_break": N_("Break"),
     "lightning": N_("Lightning question for {teams}"),
     "lightning_right": N_("Tick the teams that answered right"),
@@ -122,6 +125,10 @@ EN: dict[str, str] = {
     "export_csv": N_("CSV"),
     "export_json": N_("JSON"),
     "export_protocol": N_("Protocol (koth quiz score)"),
+    "export_stats": N_("Statistics (CSV)"),
+    "stats_title": N_("Every question in figures"),
+    "stats_heading": N_("Right answers, by declared move, common wrong answers"),
+    "stats_wrong": N_("wrong"),
     "downgraded": N_("Downgraded by the correction"),
     "reconnecting": N_("reconnecting…"),
     "live": N_("live"),
@@ -156,6 +163,10 @@ EN: dict[str, str] = {
     "error_storage_unavailable": N_("Nothing was stored: retry."),
     "error_too_many_connections": N_("Too many open connections."),
     "error_illegal_action": N_("This breaks a rule of the game."),
+    "error_seconds": N_(
+        "The answering time must be a whole number of seconds from {min} to {max}, "
+        "not “{value}”: nothing was started."
+    ),
     # the host's control, the show and seasons
     "appeal_answer": N_("The answer the team gave"),
     "appeal_admitted": N_("answer typed in by the judge"),
@@ -195,12 +206,13 @@ EN: dict[str, str] = {
     "show_screen_standings": N_("Show the mountain"),
     "show_expected": N_("Expected answer"),
     "show_matches": N_("matches the answer: confirm"),
+    "reveal_expected": N_("Show the expected answer (hidden while the room may see it)"),
     "show_pack": N_("Question pack"),
-    "show_pack_loaded": N_("{n} questions, {b} backup questions"),
     "show_missing_pictures": N_("Pictures still missing: {names}"),
     "show_pack_file": N_("Question pack (optional): a CSV, JSON or YAML file, with its pictures"),
     "show_phones_question": N_("Phones show the question text once it is on the screen"),
     "show_pack_failed": N_("The question pack was not loaded: {error}"),
+    "show_picture_failed": N_("The picture {name} was not stored: {error}"),
     "show_print": N_("Print"),
     "show_certificates": N_("Certificates"),
     "show_certificate": N_("Certificate"),
@@ -208,6 +220,7 @@ EN: dict[str, str] = {
     "show_certificate_text": N_("awarded to the team"),
     "show_end_reason": N_("The game ended: {reason}"),
     "show_lightning_rounds": N_("Lightning rounds"),
+    "show_lightning_question": N_("Lightning question {n}"),
     "show_lightning_row": N_("{teams}: right {right}"),
     "show_protocol": N_("Protocol"),
     "show_nobody": N_("nobody"),
@@ -231,6 +244,7 @@ EN: dict[str, str] = {
     "season_export": N_("Season table (CSV)"),
     "season_running": N_("running"),
     "season_no_events": N_("No events yet."),
+    "season_untitled": N_("An event without a title"),
     "season_host_link": N_("Keep this link: it lets you manage the season."),
     "offline": N_("offline"),
     "offline_banner": N_("No connection to the server: reconnecting…"),
@@ -259,8 +273,14 @@ EN: dict[str, str] = {
     "joining_locked": N_("Joining is locked: only the host adds teams."),
     "joining_open": N_("Teams may join by phone."),
     "withdraw": N_("Withdraw the team"),
+    "withdraw_confirm": N_("Withdraw {team}? It answers nothing from now on."),
+    "withdraw_yes": N_("Yes, withdraw {team}"),
+    "cancel": N_("Cancel"),
+    "return_team": N_("Undo the withdrawal"),
+    "change_returned": N_("{team} is back in the game after question {question} ({part})"),
     "change_renamed": N_("{detail} is now called {team}"),
     "change_removed": N_("{team} removed"),
+    "change_rejoined": N_("{team} joined again"),
     "change_merged": N_("{detail} merged into {team}"),
     "change_joining_locked": N_("joining locked"),
     "change_joining_opened": N_("joining opened"),
@@ -271,6 +291,16 @@ EN: dict[str, str] = {
         "wrong · O open (question, then answering) · L question read · P pause/resume · "
         "C close answering · S resolve · E re-open"
     ),
+    "presenter_mode": N_("Presenter mode"),
+    "presenter_on": N_("on"),
+    "presenter_off": N_("off"),
+    "shortcuts_show": N_(
+        "Q show the question · A show the answer · M show the mountain · V show the "
+        "expected answer on this console · ? these keys in large type (Esc closes)"
+    ),
+    "team_removed_title": N_("Your team is not in this event any more"),
+    "team_removed": N_("The host removed it from the team list. Ask the host, or join again."),
+    "join_again": N_("Join again"),
     "team_withdrawn": N_(
         "Your team has withdrawn from the game. Its results stay in the standings."
     ),
@@ -292,6 +322,14 @@ PLURALS: Final = {
     ),
     "answered_count": N_plural("{x} of {n} team answered", "{x} of {n} teams answered"),
     "teams_count": N_plural("{n} team", "{n} teams"),
+    "stats_right": N_plural("{right} of {n} team right", "{right} of {n} teams right"),
+    "presenter_veiled": N_plural(
+        "{n} answer group, hidden while teams answer (presenter mode)",
+        "{n} answer groups, hidden while teams answer (presenter mode)",
+    ),
+    "pack_questions": N_plural("{n} question", "{n} questions"),
+    "pack_backups": N_plural("{n} backup question", "{n} backup questions"),
+    "pack_lightning": N_plural("{n} lightning question", "{n} lightning questions"),
 }
 
 #: the language switch names the other language in that language (never translated)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from koth.core.errors import InvalidParamsError
 from koth.games.quiz import (
@@ -52,7 +52,7 @@ from koth.server.errors import (
     WrongPhaseError,
 )
 from koth.server.quiz import ops
-from koth.server.quiz.control import HostControl
+from koth.server.quiz.control import Change, HostControl
 from koth.server.quiz.names import check_team_name, name_key
 from koth.server.quiz.show import check_screen, load_pack
 
@@ -274,16 +274,82 @@ class EventModel(HostControl):
                 command=op.command_id,
                 row=self.commands[op.command_id],
             )
-        handler = getattr(self, f"_on_{op.kind}")
         self._new = new
         try:
-            handler(op, seq)
+            self._dispatch(op, seq)
         finally:
             self._new = True
         if op.command_id is not None:
             self.commands[op.command_id] = seq
         self._remember(op, seq)
         self.seq = seq
+
+    def _dispatch(self, op: ops.Op, seq: int) -> None:
+        """The handler of each op kind: one place per op, and the type checker proves
+        that every op of :data:`ops.Op` has one (``assert_never``)."""
+        match op:
+            case ops.Created():
+                self._on_created(op, seq)
+            case ops.TeamJoined():
+                self._on_team_joined(op, seq)
+            case ops.TeamDevice():
+                self._on_team_device(op, seq)
+            case ops.PartStarted():
+                self._on_part_started(op, seq)
+            case ops.QuestionOpened():
+                self._on_question_opened(op, seq)
+            case ops.Declared():
+                self._on_declared(op, seq)
+            case ops.Locked():
+                self._on_locked(op, seq)
+            case ops.AnsweringOpened():
+                self._on_answering_opened(op, seq)
+            case ops.TimerPaused():
+                self._on_timer_paused(op, seq)
+            case ops.TimerResumed():
+                self._on_timer_resumed(op, seq)
+            case ops.TimerExtended():
+                self._on_timer_extended(op, seq)
+            case ops.AnsweringClosed():
+                self._on_answering_closed(op, seq)
+            case ops.Answered():
+                self._on_answered(op, seq)
+            case ops.Judged():
+                self._on_judged(op, seq)
+            case ops.PartnerSet():
+                self._on_partner_set(op, seq)
+            case ops.Resolved():
+                self._on_resolved(op, seq)
+            case ops.Corrected():
+                self._on_corrected(op, seq)
+            case ops.BreakTaken():
+                self._on_break(op, seq)
+            case ops.Lightning():
+                self._on_lightning(op, seq)
+            case ops.PackLoaded():
+                self._on_pack_loaded(op, seq)
+            case ops.PictureStored():
+                self._on_picture_stored(op, seq)
+            case ops.ScreenShown():
+                self._on_screen_shown(op, seq)
+            case ops.TeamRenamed():
+                self._on_team_renamed(op, seq)
+            case ops.TeamRemoved():
+                self._on_team_removed(op, seq)
+            case ops.TeamsMerged():
+                self._on_teams_merged(op, seq)
+            case ops.JoiningLocked():
+                self._on_joining_locked(op, seq)
+            case ops.TeamWithdrawn():
+                self._on_team_withdrawn(op, seq)
+            case ops.TeamReturned():
+                self._on_team_returned(op, seq)
+            case ops.QuestionReopened():
+                self._on_question_reopened(op, seq)
+            case ops.GroupCorrected():
+                self._on_group_corrected(op, seq)
+            case _:
+                assert_never(op)
 
     def fold(self, rows: Iterable[ops.Op]) -> None:
         for op in rows:
@@ -303,7 +369,7 @@ class EventModel(HostControl):
         self.teams[team.name] = team
         self.by_key.setdefault(name_key(team.name), team.name)
 
-    def _on_team_joined(self, op: ops.TeamJoined, _seq: int) -> None:
+    def _on_team_joined(self, op: ops.TeamJoined, seq: int) -> None:
         name = op.team
         check_team_name(name, new=self._new)
         existing = self.teams.get(name)
@@ -337,6 +403,11 @@ class EventModel(HostControl):
             self.by_token[op.token_hash] = name
         team.recovery_hash = op.recovery_hash or team.recovery_hash
         self._add_team(team)
+        # a team the host removed that joins again: the change log says so, or its last
+        # word on the team would be "removed" while the team plays
+        last = next((c for c in reversed(self.changes) if c.team == name), None)
+        if existing is None and last is not None and last.kind == "removed":
+            self.changes.append(Change(seq, "rejoined", name))
 
     def _on_team_device(self, op: ops.TeamDevice, _seq: int) -> None:
         team = self.teams.get(op.team)

@@ -279,6 +279,13 @@ class TeamWithdrawn(_Op):
     at: float
 
 
+class TeamReturned(_Op):
+    """A withdrawal undone (rules Q36): the team plays again from the next question."""
+
+    kind: Literal["team_returned"] = "team_returned"
+    team: str
+
+
 class QuestionReopened(_QuestionOp):
     """The last resolved question is open again (until the next one is opened): the
     event is folded again without its resolution."""
@@ -302,6 +309,7 @@ CONTROL_OPS = (
     TeamsMerged,
     JoiningLocked,
     TeamWithdrawn,
+    TeamReturned,
     QuestionReopened,
     GroupCorrected,
 )
@@ -335,6 +343,7 @@ Op = Annotated[
     | TeamsMerged
     | JoiningLocked
     | TeamWithdrawn
+    | TeamReturned
     | QuestionReopened
     | GroupCorrected,
     Field(discriminator="kind"),

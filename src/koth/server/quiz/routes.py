@@ -372,6 +372,13 @@ async def withdraw_team(
     return await quiz.run_command(live, commands.withdraw_team, body, key)
 
 
+@judge.post("/return_team", summary="Undo a withdrawal: the team plays again (rules Q36)")
+async def return_team(
+    live: HostEventDep, key: IdempotencyKeyDep, body: TeamCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.return_team, body, key)
+
+
 @judge.post("/reopen", summary="Re-open the last resolved question (until the next is opened)")
 async def reopen(
     live: HostEventDep, key: IdempotencyKeyDep, quiz: QuizDep, body: OnQuestion | None = None
@@ -491,6 +498,24 @@ async def export_csv(
     return Response(
         text, media_type="text/csv; charset=utf-8", headers=attachment(f"quiz-{event_id}.csv")
     )
+
+
+@router.get(
+    "/events/{event_id}/statistics.csv",
+    dependencies=LOOKUP,
+    summary="Per question: right answers, by declared move, common wrong answers (CSV)",
+    response_class=Response,
+    responses={
+        200: {"content": {"text/csv": {}}, "description": "one row per part and question"},
+        **RESULT_ERRORS,
+    },
+)
+async def export_stats_csv(
+    event_id: str, quiz: QuizDep, token: QuizTokenDep, lang: LanguageDep
+) -> Response:
+    text = await quiz.stats_csv(event_id, token, lang)
+    name = f"quiz-{event_id}-statistics.csv"
+    return Response(text, media_type="text/csv; charset=utf-8", headers=attachment(name))
 
 
 @router.get(

@@ -359,6 +359,9 @@ class ProjectorMessage(_StateMessage):
     main_questions: int | None = Field(
         default=None, description="main questions of the part (later ones are backups)"
     )
+    withdrawn: list[str] = Field(
+        default_factory=list, description="teams of the part that withdrew (rules Q36)"
+    )
 
 
 class ChangeInfo(BaseModel):
@@ -366,7 +369,8 @@ class ChangeInfo(BaseModel):
 
     seq: int
     kind: str = Field(
-        description="renamed, removed, merged, joining_locked, joining_opened, withdrawn, reopened"
+        description="renamed, removed, rejoined, merged, joining_locked, joining_opened, "
+        "withdrawn, returned, reopened"
     )
     team: str = Field(description="the team (its new name, the one that absorbed the other)")
     detail: str = Field(description="the old name (renamed), the absorbed team (merged)")
@@ -423,10 +427,36 @@ class OpenQuestionDetail(BaseModel):
     missing: list[str] = Field(description="teams without an answer")
 
 
+class DeclarationStats(BaseModel):
+    declaration: Declaration
+    teams: int
+    right: int
+
+
+class WrongAnswer(BaseModel):
+    text: str = Field(description="the group's first spelling")
+    teams: int
+
+
+class QuestionStats(BaseModel):
+    """A closed question's figures (the results page, the console, the exports)."""
+
+    teams: int
+    answered: int
+    right: int
+    by_declaration: list[DeclarationStats] = Field(
+        description="per declared move: how many teams made it and how many answered right"
+    )
+    wrong_answers: list[WrongAnswer] = Field(
+        description="the most common wrong answers, grouped as for marking"
+    )
+
+
 class ClosedQuestion(BaseModel):
     question: int
     partner: bool
     rows: list[MoveRow]
+    stats: QuestionStats
 
 
 class AppealInfo(BaseModel):
@@ -527,6 +557,7 @@ class PackSummary(BaseModel):
     title: str
     questions: int
     backup_questions: int
+    lightning_questions: int = 0
     pictures: list[str]
     missing_pictures: list[str] = Field(description="named by the pack, not uploaded yet")
 
@@ -542,10 +573,12 @@ class ScreenContent(BaseModel):
     answer: str | None = Field(default=None, description="only once the host shows it")
     accepted: list[str] = Field(default_factory=list)
     comment: str | None = None
+    lightning: bool = Field(default=False, description="a lightning question of the pack")
 
 
 class ExpectedAnswer(BaseModel):
-    """The open question as the pack has it (judge only)."""
+    """The open question (or the lightning question being played) as the pack has it
+    (judge only)."""
 
     question: int
     text: str
@@ -555,4 +588,5 @@ class ExpectedAnswer(BaseModel):
     source: str
     partner: str | None
     picture: str | None
+    lightning: bool = False
     screen: Screen | None

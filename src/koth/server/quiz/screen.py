@@ -70,6 +70,16 @@ def fill_projector(out: ProjectorMessage, model: EventModel, part: Part) -> None
     out.labels = slope_labels(list(part.config.teams))
     out.main_questions = part.config.questions
     q = part.open_question
+    lightning = lightning_question(model, part)
+    if lightning is not None:
+        number, quick = lightning
+        out.screen = ScreenContent(
+            question=number,
+            show="question",
+            text=quick.text,
+            picture=_picture(model, quick),
+            lightning=True,
+        )
     if q is None:
         return
     if q.locked_at is not None:
@@ -86,6 +96,18 @@ def fill_projector(out: ProjectorMessage, model: EventModel, part: Part) -> None
                 content.accepted = found.accepted
                 content.comment = found.comment or None
         out.screen = content
+
+
+def lightning_question(model: EventModel, part: Part) -> tuple[int, PackQuestion] | None:
+    """While a tie is played off: the pack's next lightning question (numbered by the
+    lightning questions the part has played), if the pack has one."""
+    if model.pack is None or part.open_question is not None:
+        return None
+    if not part.state.finished or part.settled:
+        return None
+    number = len(part.lightning) + 1
+    found = model.pack.lightning_question(part.name, number)
+    return None if found is None else (number, found)
 
 
 def end_reason_text(part: Part, lang: str = "en") -> str | None:
@@ -109,15 +131,31 @@ def fill_judge(out: JudgeMessage, model: EventModel) -> None:
     pack = model.pack
     if pack is None:
         return
-    mains = sum(1 for q in pack.questions if not q.backup)
     out.pack = PackSummary(
         title=pack.title,
-        questions=mains,
-        backup_questions=len(pack.questions) - mains,
+        questions=pack.count("main"),
+        backup_questions=pack.count("backup"),
+        lightning_questions=pack.count("lightning"),
         pictures=pack.pictures(),
         missing_pictures=[p for p in pack.pictures() if p not in model.pictures],
     )
     part = model.part
+    lightning = lightning_question(model, part) if part is not None else None
+    if lightning is not None:
+        number, quick = lightning
+        out.expected = ExpectedAnswer(
+            question=number,
+            text=quick.text,
+            answer=quick.answer,
+            accepted=quick.accepted,
+            comment=quick.comment,
+            source=quick.source,
+            partner=None,
+            picture=_picture(model, quick),
+            screen="question",
+            lightning=True,
+        )
+        return
     q = part.open_question if part is not None else None
     if part is None or q is None:
         return

@@ -20,7 +20,7 @@ import segno
 from pydantic import ValidationError
 from sqlalchemy import Engine
 
-from koth.games.quiz.pack import PackQuestion, check_picture
+from koth.games.quiz.pack import PICTURE_MAX_BYTES, PackQuestion, check_picture
 from koth.i18n import N_
 from koth.server import security
 from koth.server.broker import Broker
@@ -37,7 +37,7 @@ from koth.server.listeners import Listener, Sink
 from koth.server.memory import LiveCache
 from koth.server.quiz import commands, ops, views
 from koth.server.quiz.commands import B, Command
-from koth.server.quiz.export import protocol_document, results_csv
+from koth.server.quiz.export import protocol_document, results_csv, stats_csv
 from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, QuizMessage, load_model, team_key
 from koth.server.quiz.model import EventModel, check_settings
 from koth.server.quiz.names import normal_name
@@ -98,7 +98,7 @@ class QuizService:
         max_listeners: int = 3000,
         max_live: int = 200,
         idle_seconds: float = 3600.0,
-        max_picture_bytes: int = 200 * 1024,
+        max_picture_bytes: int = PICTURE_MAX_BYTES,
         max_pack_bytes: int = 1024 * 1024,
     ) -> None:
         self.max_listeners = max_listeners
@@ -479,6 +479,11 @@ class QuizService:
     async def results_csv(self, event_id: str, token: str | None, lang: str = "en") -> str:
         live = await self._results_model(event_id, token)
         text: str = await live.read(lambda m, _now: results_csv(m, lang))
+        return text
+
+    async def stats_csv(self, event_id: str, token: str | None, lang: str = "en") -> str:
+        live = await self._results_model(event_id, token)
+        text: str = await live.read(lambda m, _now: stats_csv(m, lang))
         return text
 
     async def protocol(self, event_id: str, token: str | None) -> ProtocolDocument:

@@ -60,4 +60,10 @@ def shown_pictures(pack: Pack | None, parts: list[Part], finished: bool) -> set[
             found = pack_question(pack, part, q.number) if q.shown else None
             if found is not None and found.picture:
                 names.add(found.picture)
+        # lightning questions are on the screen from the moment their tie is played off
+        asked = len(part.lightning) + (0 if part.settled or not part.state.finished else 1)
+        for number in range(1, asked + 1):
+            quick = pack.lightning_question(part.name, number)
+            if quick is not None and quick.picture:
+                names.add(quick.picture)
     return names

@@ -46,6 +46,7 @@ from koth.server.quiz.schemas import (
     TeamStandings,
     TimerInfo,
 )
+from koth.server.quiz.stats import question_stats
 
 #: teams listed on a team's phone besides its own line
 TEAM_TOP = 10
@@ -266,6 +267,7 @@ def projector_message(model: EventModel, now: float) -> ProjectorMessage:
     out.answered = len(q.answers) if q is not None else None
     out.teams_total = len(part.config.teams)
     out.sectors = list(part.config.teams)
+    out.withdrawn = [t for t in part.config.teams if model.withdrawn(t)]
     out.format = model.config.format
     screen.fill_projector(out, model, part)
     return out
@@ -325,17 +327,20 @@ def _lightning(part: Part) -> list[LightningInfo]:
 
 
 def _closed_question(part: Part, number: int) -> ClosedQuestion:
+    rows = question_moves(part, number, answers=True)
     return ClosedQuestion(
         question=number,
         partner=part.state.records[number - 1].partner,
-        rows=question_moves(part, number, answers=True),
+        rows=rows,
+        stats=question_stats(rows),
     )
 
 
 def _closed(part: Part) -> list[ClosedQuestion]:
-    """The last five closed questions, newest first, with every answer (for appeals)."""
+    """Every closed question, newest first, with every answer: an appeal may concern any
+    of them (rules Q26), not only the last few."""
     closed = [k for k in range(len(part.questions), 0, -1) if part.questions[k - 1].resolved]
-    return [_closed_question(part, k) for k in closed[:5]]
+    return [_closed_question(part, k) for k in closed]
 
 
 def _open_question_detail(part: Part, q: Question) -> OpenQuestionDetail:

@@ -19,7 +19,7 @@
       Q.el("div", { class: "cert-team", text: team }),
       Q.el("div", { class: "cert-place", text: placeText }),
       Q.el("div", { class: "cert-event", text: title }),
-      Q.el("div", { class: "cert-date", text: new Date().toLocaleDateString(Q.cfg.lang) }));
+      Q.el("div", { class: "cert-date", text: Q.dateText(new Date()) }));
   }
 
   async function load() {

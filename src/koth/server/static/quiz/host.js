@@ -45,6 +45,8 @@
       return;
     }
     Q.store.set(`koth.quiz.host.${response.data.id}`, response.data.host_token);
+    // what the season page lists this event by (its title and the day it was made)
+    Q.store.set(`koth.quiz.hosted.${response.data.id}`, { title: body.title || "", created: new Date().toISOString() });
     location.href = response.data.links.host;
   });
 })();

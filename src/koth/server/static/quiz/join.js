@@ -19,7 +19,8 @@
       return;
     }
     const data = response.data;
-    Q.store.set(`koth.quiz.team.${data.event_id}`, { team: data.team, token: data.token, recovery_code: data.recovery_code });
+    // the code stays with the token: a phone whose team is removed can join again with it
+    Q.store.set(`koth.quiz.team.${data.event_id}`, { team: data.team, token: data.token, recovery_code: data.recovery_code, code: body.code });
     location.href = data.team_page;
   });
 })();

@@ -26,11 +26,33 @@
   // mirrored to the projector does not give them away
   let spursShown = false;
   let focusedGroup = 0; // the answer group the R/W keys judge
+  let withdrawing = null; // the team whose withdrawal waits for the judge's confirmation
+  let revealedFor = null; // "part/question" whose expected answer the judge revealed
+  // presenter mode: the console is mirrored to the room, so it shows nothing the room
+  // must not see (the expected answer, the teams' answers while they answer, spurs)
+  // until the judge reveals it; one toggle, remembered in this browser
+  const PRESENTER = "koth.quiz.presenter";
+  const presenter = () => Q.store.get(PRESENTER) === true;
+  const presenterButton = document.getElementById("btn-presenter");
+  const paintPresenter = () => {
+    presenterButton.setAttribute("aria-pressed", String(presenter()));
+    presenterButton.textContent = `${Q.t("presenter_mode")}: ${Q.t(presenter() ? "presenter_on" : "presenter_off")}`;
+    document.body.classList.toggle("presenter", presenter());
+  };
+  presenterButton.addEventListener("click", () => {
+    Q.store.set(PRESENTER, !presenter());
+    if (presenter()) spursShown = false;
+    paintPresenter();
+    if (msg) render();
+  });
+  paintPresenter();
+  let appealNewest = null; // the newest closed question when the appeal form was drawn
+  let appealChosen = null; // the question the appeal form shows (null: the newest)
   const showError = (text) => {
     error.textContent = text || "";
     error.classList.toggle("hidden", !text);
   };
-  for (const [id, path] of [["export-csv", "export.csv"], ["export-json", "export.json"], ["export-protocol", "protocol.json"]]) {
+  for (const [id, path] of [["export-csv", "export.csv"], ["export-json", "export.json"], ["export-protocol", "protocol.json"], ["export-stats", "statistics.csv"]]) {
     Q.downloadLink(document.getElementById(id), `/api/quiz/events/${eventId}/${path}`, token, showError);
   }
 
@@ -71,7 +93,8 @@
         response.data.received_local = Date.now() / 1000;
         receive(response.data);
       } else {
-        showError(Q.errorText(response.data, response.status, ["not_found", "name_taken"]));
+        // the server's own reason: on this console it names the field and its limits
+        showError(Q.errorText(response.data, response.status, ["not_found", "name_taken", "malformed_request", "invalid_request"]));
       }
       const resolve = waiters.get(item.key);
       waiters.delete(item.key);
@@ -84,9 +107,17 @@
 
   const button = (id, text, onclick, extra) => Q.el("button", Object.assign({ type: "button", id, text, onclick }, extra || {}));
 
+  /* Rebuild ``containers`` keeping what the judge is typing: each field's value, the
+     focus, and the focused field's selection and caret (a field whose text was selected
+     and is then typed over must be typed over after a redraw too, not typed before). */
   function preserve(containers, build) {
     const values = {};
-    const focused = document.activeElement && document.activeElement.id;
+    const active = document.activeElement;
+    const focused = active && active.id;
+    let selection = null;
+    try {
+      if (active && active.selectionStart !== null && active.selectionStart !== undefined) selection = [active.selectionStart, active.selectionEnd, active.selectionDirection];
+    } catch (e) { selection = null; } // a field without a caret
     for (const c of containers) for (const input of c.querySelectorAll("input, select, textarea")) {
       if (input.id) values[input.id] = input.type === "checkbox" ? input.checked : input.value;
     }
@@ -97,7 +128,38 @@
       if (input.type === "checkbox") input.checked = value;
       else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === value)) input.value = value;
     }
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    const again = focused && document.getElementById(focused);
+    if (again) {
+      again.focus();
+      if (selection && typeof again.setSelectionRange === "function") {
+        try { again.setSelectionRange(...selection); } catch (e) { /* a field without a caret */ }
+      }
+    }
+  }
+
+  const SECONDS = [5, 3600]; // the answering time the server accepts (OpenAnsweringCommand)
+
+  /* the answering time typed in, or null (and the reason shown) when it is not one */
+  function answerSeconds() {
+    const text = document.getElementById("answer-seconds").value.trim();
+    const seconds = Number(text);
+    if (!/^\d+$/.test(text) || seconds < SECONDS[0] || seconds > SECONDS[1]) {
+      showError(Q.t("error_seconds", { value: text, min: SECONDS[0], max: SECONDS[1] }));
+      return null;
+    }
+    return seconds;
+  }
+
+  /* the closed question the appeal form is about: the judge's choice, else the newest;
+     a newly closed question is the one an appeal is most likely about, so the form moves
+     to it (a question the judge chose stays chosen until another question closes) */
+  function appealShown() {
+    const newest = msg.closed[0].question;
+    if (newest !== appealNewest) {
+      appealNewest = newest;
+      appealChosen = null;
+    }
+    return msg.closed.find((c) => c.question === appealChosen) || msg.closed[0];
   }
 
   function render() {
@@ -109,6 +171,9 @@
       side.replaceChildren(...sidePanel(), ...teamPanel());
       appeal.replaceChildren(...appealPanel());
     });
+    // the appeal form's question is the judge's choice, not a kept value
+    const appealQuestion = document.getElementById("appeal-question");
+    if (appealQuestion) appealQuestion.value = String(appealShown().question);
     // the kept values of the appeal form decide its answer field and its button again
     const appealTeam = document.getElementById("appeal-team");
     if (appealTeam) appealTeam.dispatchEvent(new Event("change"));
@@ -125,7 +190,7 @@
         const name = Q.el("input", { id: "new-team", maxlength: "40", placeholder: Q.t("team_name") });
         out.push(Q.el("div", { class: "row" }, name, button("btn-add-team", "+", () => command("add_team", { team: name.value.trim() }))));
       }
-      if (msg.next_part) out.push(button("btn-start", Q.t("start_part", { name: Q.partName(msg.next_part.name) }), () => command("start"), { class: "primary big" }),
+      if (msg.next_part) out.push(button("btn-start", msg.next_part.name === "game" ? Q.t("start_game") : Q.t("start_part", { name: Q.partName(msg.next_part.name) }), () => command("start"), { class: "primary big" }),
         Q.el("div", { class: "small", text: msg.next_part.teams.join(", ") }));
     }
     if (stage === "between") {
@@ -136,10 +201,17 @@
       if (msg.control && msg.control.reopenable) out.push(button("btn-reopen", Q.t("reopen", { n: msg.control.reopenable }), () => command("reopen")));
     }
     if (stage === "lightning") {
+      // the ticks belong to one lightning question: the next one starts with none ticked
+      const asked = (msg.lightning || []).length + 1;
+      // the pack's lightning question, in order (the projector shows it too)
+      if (msg.expected && msg.expected.lightning) {
+        out.push(Q.el("div", { class: "lightning-question", id: "lightning-question" },
+          Q.el("strong", { text: Q.t("show_lightning_question", { n: msg.expected.question }) }), Q.el("p", { text: msg.expected.text })), expectedOrButton());
+      }
       for (const group of msg.standings.lightning_required) {
-        const box = Q.el("div", { class: "lightning-group", dataset: { place: group.place } },
+        const box = Q.el("div", { class: "lightning-group", dataset: { place: group.place, asked: String(asked) } },
           Q.el("h3", { text: Q.t("lightning", { teams: group.teams.join(", ") }) }), Q.el("div", { class: "small", text: Q.t("lightning_right") }));
-        for (const team of group.teams) box.append(Q.el("label", { class: "check" }, Q.el("input", { type: "checkbox", id: `lt-${group.place}-${team}`, dataset: { team } }), team));
+        for (const team of group.teams) box.append(Q.el("label", { class: "check" }, Q.el("input", { type: "checkbox", id: `lt-${asked}-${group.place}-${team}`, dataset: { team } }), team));
         box.append(button(`btn-lightning-${group.place}`, Q.t("apply"), () => {
           const right = [...box.querySelectorAll("input:checked")].map((i) => i.dataset.team);
           command("lightning", { teams: group.teams, right });
@@ -162,8 +234,12 @@
       }
       if (stage === "declaring") out.push(button("btn-lock", Q.t("lock"), () => command("lock"), { class: "primary big" }));
       if (stage === "read" || stage === "judging") {
-        const seconds = Q.el("input", { id: "answer-seconds", type: "number", min: "5", value: String(msg.settings.answer_seconds) });
-        out.push(Q.el("div", { class: "row" }, seconds, button("btn-open-answering", Q.t("open_answering"), () => command("open_answering", { seconds: Number(seconds.value) }), { class: stage === "read" ? "primary big" : "" })));
+        // a text field, not type=number: a number field has no selection to keep across redraws
+        const seconds = Q.el("input", { id: "answer-seconds", type: "text", inputmode: "numeric", maxlength: "4", size: "5", "aria-label": Q.t("answer_seconds"), value: String(msg.settings.answer_seconds) });
+        out.push(Q.el("div", { class: "row" }, seconds, button("btn-open-answering", Q.t("open_answering"), () => {
+          const value = answerSeconds();
+          if (value !== null) command("open_answering", { seconds: value });
+        }, { class: stage === "read" ? "primary big" : "" })));
       }
       if (stage === "answering") {
         const timer = phase.timer;
@@ -181,23 +257,48 @@
     return out;
   }
 
+  /* whether the pack's answer may be on the console: a laptop mirrored to the projector
+     must not show the room the answer while the question is read or answered, so it
+     waits for the judge's click (or, outside presenter mode, for answering to close) */
+  function answerRevealed() {
+    if (!msg.expected) return false;
+    if (revealedFor === expectedId()) return true;
+    return msg.phase.stage === "judging" && !presenter();
+  }
+
+  const expectedId = () => `${msg.phase.part_index}/${msg.expected.lightning ? "L" : ""}${msg.expected.question}`;
+
+  /* the expected answer, or the button that reveals it */
+  function expectedOrButton() {
+    if (answerRevealed()) return expectedBox(msg.expected);
+    const id = expectedId();
+    return button("btn-expected", Q.t("reveal_expected"), () => { revealedFor = id; render(); }, { class: "small-button" });
+  }
+
   function groups(open) {
     const out = [Q.el("h3", { text: `${Q.t("groups")} — ${Q.t("answered_count", { x: open.answered, n: open.answered + open.missing.length })}` })];
-    if (msg.expected) out.push(expectedBox(msg.expected));
+    const revealed = answerRevealed();
+    if (msg.expected) out.push(expectedOrButton());
     const list = Q.el("div", { class: "groups", id: "groups" });
     const king = msg.standings && msg.standings.king;
     const rebels = new Set(Object.entries(open.declarations).filter(([, d]) => d === "revolution").map(([t]) => t));
     focusedGroup = Math.min(focusedGroup, Math.max(0, open.groups.length - 1));
+    // in presenter mode the teams' answers stay off the screen while teams still answer
+    const veiled = presenter() && msg.phase.stage !== "judging";
+    if (veiled) {
+      out.push(Q.el("p", { class: "small veiled", id: "answers-veiled", text: Q.t("presenter_veiled", { n: open.groups.length }) }));
+      return out;
+    }
     for (const [index, g] of open.groups.entries()) {
       const state = g.unjudged ? "unjudged" : g.wrong ? (g.right ? "mixed" : "wrong") : "right";
       // the King's and the revolutionaries' answers decide a Revolution: they stand out
       const mark = (t) => (t === king ? `♛ ${t}` : rebels.has(t) ? `⚑ ${t}` : t);
       const first = [...g.teams.filter((t) => t === king || rebels.has(t)), ...g.teams.filter((t) => t !== king && !rebels.has(t))];
       const shown = first.length > 12 ? `${first.slice(0, 12).map(mark).join(", ")} … (+${first.length - 12})` : first.map(mark).join(", ");
-      const classes = [`group ${state}`, g.teams.includes(king) ? "has-king" : "", g.teams.some((t) => rebels.has(t)) ? "has-rebel" : "", index === focusedGroup ? "focused" : "", g.matches ? "matches" : ""];
+      const classes = [`group ${state}`, g.teams.includes(king) ? "has-king" : "", g.teams.some((t) => rebels.has(t)) ? "has-rebel" : "", index === focusedGroup ? "focused" : "", g.matches && revealed ? "matches" : ""];
       list.append(Q.el("div", { class: classes.filter(Boolean).join(" "), dataset: { key: g.key, index: String(index) }, onclick: () => { focusedGroup = index; render(); } },
         Q.el("div", { class: "group-text" }, Q.el("strong", { text: g.text }), Q.el("span", { class: "count", text: ` ×${g.teams.length}` }),
-          g.matches ? Q.el("span", { class: "match-badge", text: ` ✓ ${Q.t("show_matches")}` }) : null),
+          g.matches && revealed ? Q.el("span", { class: "match-badge", text: ` ✓ ${Q.t("show_matches")}` }) : null),
         Q.el("div", { class: "group-teams small", text: shown }),
         Q.el("div", { class: "group-buttons" },
           Q.el("button", { type: "button", class: `mark-right${g.right && !g.wrong && !g.unjudged ? " chosen" : ""}`, text: Q.t("mark_right"), onclick: () => command("judge", { key: g.key, correct: true }) }),
@@ -230,14 +331,16 @@
       Q.el("td", { class: "small spur-cell", text: spursShown ? (msg.spurs[t.name] || []).join(" ") + (t.spur_used ? " ✓" : "") : "•" })));
     out.push(button("btn-spurs", Q.t(spursShown ? "hide_spurs" : "show_spurs"), () => { spursShown = !spursShown; render(); }, { class: "small-button" }));
     out.push(Q.el("table", { class: "mini", id: "judge-standings" }, Q.el("tr", {}, ["#", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("spurs")].map((h) => Q.el("th", { text: h }))), rows));
-    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}` }))));
+    if (st.downgraded.length) out.push(Q.el("div", { class: "downgrades" }, Q.el("strong", { text: Q.t("downgraded") }), st.downgraded.map((d) => Q.el("div", { class: "small", text: `${Q.t("question_short", { n: d.question })} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}` }))));
     return out;
   }
 
   function appealPanel() {
     if (!msg.closed || !msg.closed.length) return [];
     const out = [Q.el("h2", { text: Q.t("appeal") })];
-    const q = Q.el("select", { id: "appeal-question" }, msg.closed.map((c) => Q.el("option", { value: c.question, text: Q.t("question", { n: c.question }) })));
+    const chosen = appealShown();
+    const q = Q.el("select", { id: "appeal-question", onchange: () => { appealChosen = Number(q.value); render(); } },
+      msg.closed.map((c) => Q.el("option", { value: c.question, text: Q.t("question", { n: c.question }), selected: c === chosen })));
     const teamNames = msg.closed[0].rows.map((r) => r.team);
     // no team is chosen until the judge chooses one, and the form empties once an appeal
     // is applied: a second click cannot file the same appeal again
@@ -273,7 +376,7 @@
     sync();
     for (const [node, event] of [[team, "change"], [q, "change"], [typed, "input"]]) node.addEventListener(event, sync);
     out.push(Q.el("div", { class: "row" }, q, team, typed, verdict, comment, apply));
-    const last = msg.closed[0];
+    const last = chosen; // the table shows the question the form is about
     const rows = last.rows.map((r) => Q.el("tr", {}, Q.el("td", { text: r.team }), Q.el("td", { text: r.answer || "—" }),
       Q.el("td", { text: r.correct === null ? Q.t("no_answer") : r.correct ? Q.t("right") : Q.t("wrong") }), Q.el("td", { text: Q.moveText(r) }),
       Q.el("td", {}, r.correct === null ? "" : Q.el("button", { type: "button", class: "flip", text: "⇄", onclick: () => {
@@ -283,10 +386,11 @@
         document.getElementById("appeal-correct").value = String(!r.correct);
         document.getElementById("appeal-comment").focus();
       } }))));
-    out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }), Q.el("table", { class: "mini" }, rows));
+    out.push(Q.el("h3", { text: Q.t("question", { n: last.question }) }),
+      Q.el("p", { class: "small question-stats", id: "question-stats", text: Q.statsText(last.stats) }), Q.el("table", { class: "mini" }, rows));
     out.push(groupAppeals(last));
     for (const a of msg.appeals) {
-      out.push(Q.el("div", { class: "appeal-item small", text: `Q${a.question} ${a.team}${a.admitted ? ` (${Q.t("appeal_admitted")})` : ""} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `Q${d.question} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
+      out.push(Q.el("div", { class: "appeal-item small", text: `${Q.t("question_short", { n: a.question })} ${a.team}${a.admitted ? ` (${Q.t("appeal_admitted")})` : ""} → ${a.correct ? Q.t("right") : Q.t("wrong")}${a.comment ? ` (${a.comment})` : ""}${a.downgraded.length ? ` — ${Q.t("downgraded")}: ${a.downgraded.map((d) => `${Q.t("question_short", { n: d.question })} ${d.team}: ${Q.note({ kind: "downgraded", params: d.params })}`).join("; ")}` : ""}` }));
     }
     return out;
   }
@@ -329,18 +433,31 @@
         button("btn-merge", Q.t("merge"), () => command("merge_teams", { team: pick.value, into: into.value }))),
       Q.el("div", { class: "row" }, button("btn-lock-joining", Q.t(locked ? "unlock_joining" : "lock_joining"), () => command("lock_joining", { locked: !locked })),
         Q.el("span", { class: "small", id: "joining-state", text: Q.t(locked ? "joining_locked" : "joining_open") })));
+    } else if (withdrawing && names.includes(withdrawing)) {
+      // a withdrawal is asked twice: one click must not take a team out of the evening
+      const team = withdrawing;
+      out.push(Q.el("div", { class: "row confirm", id: "withdraw-confirm" }, Q.el("strong", { text: Q.t("withdraw_confirm", { team }) }),
+        button("btn-withdraw-yes", Q.t("withdraw_yes", { team }), () => { withdrawing = null; command("withdraw_team", { team }); }, { class: "danger" }),
+        button("btn-withdraw-no", Q.t("cancel"), () => { withdrawing = null; render(); })));
     } else {
-      out.push(Q.el("div", { class: "row" }, button("btn-withdraw", Q.t("withdraw"), () => command("withdraw_team", { team: pick.value }))));
+      out.push(Q.el("div", { class: "row" }, button("btn-withdraw", Q.t("withdraw"), () => { withdrawing = pick.value; render(); })));
+    }
+    // a withdrawal made by mistake (or a team that came back) is undone here
+    for (const t of msg.teams.filter((x) => x.withdrawn)) {
+      out.push(Q.el("div", { class: "row small" }, Q.el("span", { text: `${t.name} (${Q.t("withdrawn")})` }),
+        button(null, Q.t("return_team"), () => command("return_team", { team: t.name }), { class: "btn-return", dataset: { team: t.name } })));
     }
     const changes = (msg.control && msg.control.changes) || [];
     for (const c of changes.slice(-5)) out.push(Q.el("div", { class: "small change", text: Q.t(`change_${c.kind}`, { team: c.team, detail: c.detail, question: c.question, part: c.part ? Q.partName(c.part) : "" }) }));
     return out;
   }
 
-  /* Keyboard shortcuts (listed on the console): never while typing in a field. */
+  /* Keyboard shortcuts (listed on the console, and in large type on "?"): never while
+     typing in a field. */
   const KEYS = {
     o: ["btn-open-question", "btn-open-answering"], l: ["btn-lock"], c: ["btn-close-answering"],
     p: ["btn-pause", "btn-resume"], s: ["btn-resolve"], x: ["btn-rest-wrong"], e: ["btn-reopen"],
+    q: ["btn-show-question"], a: ["btn-show-answer"], m: ["btn-show-standings"], v: ["btn-expected"],
   };
   document.addEventListener("keydown", (e) => {
     if (!msg || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -348,6 +465,12 @@
     if (target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
     // the key's place, not its letter: the shortcuts work in a Russian layout too
     const key = /^Key[A-Z]$/.test(e.code) ? e.code.slice(3).toLowerCase() : e.key.toLowerCase();
+    if (e.key === "?" || key === "escape") {
+      const help = document.getElementById("shortcuts");
+      help.classList.toggle("shown", e.key === "?" && !help.classList.contains("shown"));
+      e.preventDefault();
+      return;
+    }
     const groupsShown = msg.open ? msg.open.groups : [];
     if ((key === "arrowdown" || key === "arrowup" || key === "j" || key === "k") && groupsShown.length) {
       const step = key === "arrowdown" || key === "j" ? 1 : -1;

@@ -19,24 +19,28 @@
     const { msg, command } = state;
     const out = [Q.el("h2", { text: Q.t("show_pack") })];
     if (msg.pack) {
-      out.push(Q.el("p", { id: "pack-summary", text: `${msg.pack.title ? `${msg.pack.title}: ` : ""}${Q.t("show_pack_loaded", { n: msg.pack.questions, b: msg.pack.backup_questions })}` }));
+      out.push(Q.el("p", { id: "pack-summary", text: `${msg.pack.title ? `${msg.pack.title}: ` : ""}${Q.t("pack_questions", { n: msg.pack.questions })}, ${Q.t("pack_backups", { n: msg.pack.backup_questions })}, ${Q.t("pack_lightning", { n: msg.pack.lightning_questions })}` }));
       if (msg.pack.missing_pictures.length) out.push(Q.el("p", { class: "error", id: "pack-missing", text: Q.t("show_missing_pictures", { names: msg.pack.missing_pictures.join(", ") }) }));
     }
-    for (const text of problems) out.push(Q.el("p", { class: "error pack-error", text: Q.t("show_pack_failed", { error: text }) }));
+    for (const text of problems) out.push(Q.el("p", { class: "error pack-error", text }));
     const files = Q.el("input", { type: "file", id: "judge-pack-files", multiple: true, accept: ".csv,.json,.yaml,.yml,image/png,image/jpeg,image/webp,image/gif" });
     files.addEventListener("change", async () => upload(await Q.Pack.read(files.files)));
     out.push(Q.el("label", { class: "small" }, Q.t("show_pack_file"), " ", files));
     const phase = msg.phase;
+    // what the big screen shows: at the top of the console, where the evening's next
+    // step is (above the fold on a 1366x768 laptop), and on the Q, A and M keys
+    const top = [];
     if (phase.question) {
       const shown = msg.expected ? msg.expected.screen : null;
       const answerReady = ["judging"].includes(phase.stage);
-      out.push(Q.el("div", { class: "row show-buttons" },
+      top.push(Q.el("div", { class: "row show-buttons" },
         Q.el("button", { type: "button", id: "btn-show-question", class: shown === "question" ? "chosen" : "", text: Q.t("show_screen_question"), onclick: () => command("screen", { show: "question" }) }),
         Q.el("button", { type: "button", id: "btn-show-answer", class: shown === "answer" ? "chosen" : "", disabled: !answerReady, text: Q.t("show_screen_answer"), onclick: () => command("screen", { show: "answer" }) }),
         Q.el("button", { type: "button", id: "btn-show-standings", text: Q.t("show_screen_standings"), onclick: () => command("screen", { show: "standings" }) })));
       if (msg.expected) out.push(Q.el("p", { class: "small", id: "expected-text", text: `${Q.t("question", { n: msg.expected.question })}: ${msg.expected.text}` }));
     }
     panel.replaceChildren(...out);
+    document.getElementById("show-buttons").replaceChildren(...top);
   }
 
   document.addEventListener("quiz:judge-state", (event) => {

@@ -14,6 +14,8 @@
     for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     return btoa(text);
   };
+  // the server's reason names the line and field, or the picture and its limit
+  const OWN_WORDS = ["invalid_request", "malformed_request", "payload_too_large"];
   const unbase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
   const Pack = {
@@ -35,12 +37,13 @@
       sessionStorage.removeItem(PENDING);
       return kept ? JSON.parse(kept) : null;
     },
-    /* upload a pack and its pictures; returns the error texts (empty: all stored) */
+    /* upload a pack and its pictures; returns the error texts, each saying what was not
+       stored (the pack or one picture) and the server's reason (empty: all stored) */
     async upload(eventId, token, chosen) {
       const errors = [];
       if (chosen.pack) {
         const response = await Q.api("POST", `/api/quiz/events/${eventId}/judge/pack`, { form: chosen.pack.form, text: chosen.pack.text }, token);
-        if (!response.ok) errors.push(`${chosen.pack.name}: ${Q.errorText(response.data, response.status)}`);
+        if (!response.ok) errors.push(Q.t("show_pack_failed", { error: `${chosen.pack.name}: ${Q.errorText(response.data, response.status, OWN_WORDS)}` }));
       }
       for (const picture of chosen.pictures) {
         const response = await fetch(`/api/quiz/events/${eventId}/pictures/${encodeURIComponent(picture.name)}`, {
@@ -50,7 +53,7 @@
         });
         if (!response.ok) {
           const data = await response.json().catch(() => null);
-          errors.push(`${picture.name}: ${Q.errorText(data, response.status)}`);
+          errors.push(Q.t("show_picture_failed", { name: picture.name, error: Q.errorText(data, response.status, OWN_WORDS) }));
         }
       }
       return errors;

@@ -137,15 +137,16 @@
     tableEl.style.setProperty("--row-h", `${rowH}px`);
     // column widths in em of the table's font (a head cell's smaller font would shrink them)
     if (!tableEl.querySelector("colgroup")) {
-      tableEl.prepend(Q.el("colgroup", {}, ["1.4em", "2.5em", "", "2.3em", "2.1em", "4.3em"].map((w) => Q.el("col", { style: w ? `width:${w}` : "" }))));
+      tableEl.prepend(Q.el("colgroup", {}, ["1.4em", "2.5em", "", "2.9em", "2.7em", "4.3em"].map((w) => Q.el("col", { style: w ? `width:${w}` : "" }))));
     }
     head.replaceChildren(Q.el("tr", {}, ["#", "", Q.t("team"), Q.t("position"), Q.t("points"), Q.t("last_move")].map((h) => Q.el("th", { text: h }))));
     const order = msg.sectors || st.teams.map((t) => t.name);
     const shown = st.teams.slice(page * perPage, (page + 1) * perPage);
-    body.replaceChildren(...shown.map((t) => Q.el("tr", { class: t.king ? "king-row" : "", dataset: { team: t.name } },
+    const gone = new Set(msg.withdrawn || []);
+    body.replaceChildren(...shown.map((t) => Q.el("tr", { class: [t.king ? "king-row" : "", gone.has(t.name) ? "withdrawn" : ""].filter(Boolean).join(" "), dataset: { team: t.name } },
       Q.el("td", { class: "place", text: t.place }),
       Q.el("td", { class: "label" }, Q.el("span", { class: "badge", text: labelOf(t.name), style: `background:${color(order.indexOf(t.name), order.length)}` })),
-      Q.el("td", { class: "name", title: t.name, text: `${t.king ? "♛ " : ""}${t.name}` }),
+      Q.el("td", { class: "name", title: t.name, text: `${t.king ? "♛ " : ""}${gone.has(t.name) ? "⊘ " : ""}${t.name}` }),
       Q.el("td", { text: t.position >= st.steps ? "▲" : t.position }), Q.el("td", { text: t.points }),
       Q.el("td", { class: "move", text: Q.moveText(moves[t.name]) + (t.spurs && t.spurs.length ? `  ◆${t.spurs.join(",")}` : "") }))));
     shrinkToNames(tableEl, body, font);
@@ -187,7 +188,7 @@
     box.classList.toggle("hidden", !screen);
     root.dataset.screen = screen ? screen.show : "standings";
     if (!screen) return;
-    $("proj-q-number").textContent = questionText(screen.question);
+    $("proj-q-number").textContent = screen.lightning ? Q.t("show_lightning_question", { n: screen.question }) : questionText(screen.question);
     $("proj-q-partner").textContent = screen.partner ? Q.t("show_partner", { name: screen.partner }) : "";
     const text = $("proj-q-text");
     text.textContent = screen.text || "";
@@ -203,14 +204,31 @@
     fitText(text, box);
   }
 
-  /* the largest font (up to 80 px on 1080 lines) with which the question fits */
+  /* the largest font (up to 80 px on 1080 lines, never under 28 px) with which the
+     question fits the screen's height and its longest word the width; a word that needs
+     a font under 48 px to fit (a compound word, an address) breaks where it must instead */
   function fitText(node, box) {
+    const px = (n) => Math.ceil((n * window.innerHeight) / 1080);
     let size = Math.min(80, Math.floor(window.innerHeight / 13));
+    node.classList.remove("break-words");
     node.style.fontSize = `${size}px`;
-    while (size > 20 && box.scrollHeight > box.clientHeight + 2) {
-      size -= 4;
+    const tall = () => box.scrollHeight > box.clientHeight + 2;
+    const wide = () => node.scrollWidth > node.clientWidth + 1;
+    while (size > px(28) && (tall() || wide())) {
+      if (wide() && size - 4 < px(48)) node.classList.add("break-words");
+      size = Math.max(px(28), size - 4);
       node.style.fontSize = `${size}px`;
     }
+    if (wide()) node.classList.add("break-words");
+  }
+
+  /* the overlays (question, podium) start under the bar and the challenge banner, which
+     may take two lines: nothing of theirs is hidden behind either */
+  function overlayTop() {
+    const banner = $("proj-challenge");
+    const above = banner.classList.contains("hidden") ? root.querySelector(".proj-bar") : banner;
+    const top = `${Math.ceil(above.getBoundingClientRect().bottom + window.innerHeight * 0.01)}px`;
+    for (const id of ["proj-question", "proj-podium"]) $(id).style.paddingTop = top;
   }
 
   function podium(phase, st) {
@@ -250,6 +268,7 @@
     }
     legend();
     challenge(phase);
+    overlayTop();
     questionScreen();
     const st = msg.standings;
     if (!st) return;
@@ -264,6 +283,9 @@
     kingBox(st);
     table(st, msg.moves || {});
     podium(phase, st);
+    // the King's box just appeared (a first coronation) changes the room the table has
+    // once the browser has laid it out: measure again then
+    requestAnimationFrame(() => table(msg.standings, msg.moves || {}));
   }
 
   /* a warning at 10 s left and a gong when the time is up, once per question */
@@ -323,6 +345,12 @@
   }
 
   tools();
+  let stillTimer = 0;
+  document.addEventListener("pointermove", () => {
+    document.body.classList.add("pointer-moved");
+    clearTimeout(stillTimer);
+    stillTimer = setTimeout(() => document.body.classList.remove("pointer-moved"), 3000);
+  });
   setInterval(() => {
     if (!msg || !msg.standings) return;
     page += 1;

@@ -175,6 +175,22 @@ Q.note = function (note) {
   return Q.t(`note_${key}`, p);
 };
 
+/* The locale dates are written in: the browser's own language when it is a variant of
+   the page's (en-GB keeps day/month/year on an English page), else the page's. */
+Q.locale = function () {
+  const lang = Q.cfg.lang || "en";
+  return (navigator.languages || []).find((l) => l.split("-")[0].toLowerCase() === lang) || lang;
+};
+Q.dateText = function (date) { return date.toLocaleDateString(Q.locale()); };
+
+/* A closed question's statistics in one line: right of teams, by declared move, the
+   most common wrong answers. */
+Q.statsText = function (s) {
+  const by = s.by_declaration.map((d) => `${Q.t(`decl_${d.declaration}`)} ${d.right}/${d.teams}`).join(" · ");
+  const wrong = s.wrong_answers.map((w) => `${w.text} ×${w.teams}`).join(", ");
+  return `${Q.t("stats_right", { right: s.right, n: s.teams })} · ${by}${wrong ? ` · ${Q.t("stats_wrong")}: ${wrong}` : ""}`;
+};
+
 Q.moveText = function (move) {
   if (!move) return "";
   if (move.void) return Q.t("void");

@@ -15,6 +15,7 @@
     link("dl-csv", "export.csv", "export_csv"),
     link("dl-json", "export.json", "export_json"),
     link("dl-protocol", "protocol.json", "export_protocol"),
+    link("dl-stats", "statistics.csv", "export_stats"),
     Q.el("a", { id: "print-results", href: "#", text: Q.t("show_print"), onclick: (e) => { e.preventDefault(); window.print(); } }),
     Q.el("a", { id: "certificates-link", href: `/quiz/${eventId}/certificates`, text: Q.t("show_certificates") })
   );
@@ -35,6 +36,16 @@
       section.append(Q.el("h3", { text: Q.t("show_lightning_rounds") }), Q.el("ol", { class: "lightning-list" },
         p.lightning.map((l) => Q.el("li", { text: Q.t("show_lightning_row", { teams: l.teams.join(", "), right: l.right.join(", ") || Q.t("show_nobody") }) }))));
     }
+    // the figures stay on the first printed page, with the places (the protocol has its own)
+    if (p.questions.length) {
+      section.append(Q.el("h3", { text: Q.t("stats_title") }), Q.el("table", { class: "mini stats" },
+        Q.el("tr", {}, Q.el("th", { text: "#" }), Q.el("th", { text: Q.t("stats_heading") })),
+        p.questions.map((q) => Q.el("tr", { dataset: { question: q.question } }, Q.el("td", { text: q.question }), Q.el("td", { class: "stats-line", text: Q.statsText(q.stats) })))));
+    }
+    // the appeals too: after the protocol's landscape page they took a page of their own
+    if (p.appeals.length) {
+      section.append(Q.el("h3", { text: Q.t("appeal") }), ...p.appeals.map((a) => Q.el("div", { class: "small", text: `${Q.t("question_short", { n: a.question })} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")} ${a.comment ? `(${a.comment})` : ""}` })));
+    }
     const protocol = Q.el("div", { class: "protocol-block" }, Q.el("h3", { class: "protocol-title", text: `${Q.t("show_protocol")} · ${partTitle(p.name)} · ${Q.t("per_question")}` }));
     section.append(protocol);
     const teams = st.teams.map((t) => t.name);
@@ -45,9 +56,6 @@
       return Q.el("td", { class: `cell ${r.correct ? "ok" : "ko"}`, title }, Q.el("div", { class: "ans", text: r.answer || "—" }), Q.el("div", { class: "mv", text: Q.moveText(r) }));
     })));
     protocol.append(Q.el("div", { class: "scroll" }, Q.el("table", { class: "mini matrix" }, head, rows)));
-    if (p.appeals.length) {
-      section.append(Q.el("h3", { text: Q.t("appeal") }), ...p.appeals.map((a) => Q.el("div", { class: "small", text: `Q${a.question} ${a.team} → ${a.correct ? Q.t("right") : Q.t("wrong")} ${a.comment ? `(${a.comment})` : ""}` })));
-    }
     return section;
   }
 

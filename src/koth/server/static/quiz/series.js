@@ -64,7 +64,20 @@
     // the events this browser hosts (their host tokens are kept here) and not yet added
     const mine = Object.keys(localStorage).filter((k) => k.startsWith("koth.quiz.host.")).map((k) => k.slice("koth.quiz.host.".length))
       .filter((id) => !table.events.some((e) => e.event_id === id));
-    const eventSelect = Q.el("select", { id: "season-event" }, mine.map((id) => Q.el("option", { value: id, text: id })));
+    // listed by title and date, newest first: an id means nothing to a host
+    const hosted = (id) => Q.store.get(`koth.quiz.hosted.${id}`) || {};
+    mine.sort((a, b) => (hosted(b).created || "").localeCompare(hosted(a).created || ""));
+    const label = (id, title) => {
+      const made = hosted(id).created;
+      return `${title || Q.t("season_untitled")}${made ? ` · ${Q.dateText(new Date(made))}` : ""}`;
+    };
+    const eventSelect = Q.el("select", { id: "season-event" }, mine.map((id) => Q.el("option", { value: id, text: label(id, hosted(id).title) })));
+    for (const option of eventSelect.options) {
+      // the event's own title, as its public page has it (also for events made elsewhere)
+      Q.api("GET", `/api/quiz/events/${option.value}/projector`).then((r) => {
+        if (r.ok && r.data.event) option.textContent = label(option.value, r.data.event.title);
+      });
+    }
     const teams = table.lines.map((l) => l.team);
     const spelling = Q.el("select", { id: "season-spelling" }, teams.map((t) => Q.el("option", { value: t, text: t })));
     const into = Q.el("select", { id: "season-into" }, teams.map((t) => Q.el("option", { value: t, text: t })));

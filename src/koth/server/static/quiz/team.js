@@ -12,9 +12,22 @@
   let answerMode = "";
   let sending = false;
 
+  // the join page again, with the event's code filled in (kept with the team's token)
+  const joinUrl = (c) => (c && c.code ? `/quiz/join?code=${encodeURIComponent(c.code)}` : "/quiz/join");
   if (!creds || !creds.token) {
-    location.href = `/quiz/join`;
+    location.href = joinUrl(creds);
     return;
+  }
+
+  /* The team is gone from the event (the host removed it before the start, or the
+     token is no longer valid): the phone says so calmly, without a stale
+     count or a recovery code that no longer works, and offers to join again. */
+  function removed() {
+    Q.store.set(credsKey, { code: creds.code || "" }); // a reload goes to the join page
+    Q.store.del(pendingKey);
+    document.getElementById("team").replaceChildren(Q.el("section", { class: "panel", id: "removed" },
+      Q.el("h2", { text: Q.t("team_removed_title") }), Q.el("p", { text: Q.t("team_removed") }),
+      Q.el("a", { class: "big-link", id: "join-again", href: joinUrl(creds), text: Q.t("join_again") })));
   }
 
   const showError = (text) => {
@@ -157,7 +170,9 @@
       const key = { accepted: "answer_accepted", right: "answer_right", wrong: "answer_wrong" }[me.answer.status];
       box.append(Q.el("div", { class: `answer-status ${me.answer.status}`, id: "answer-status", text: Q.t(key, { text: me.answer.text }) }));
     } else if (mode.startsWith("pending")) {
-      box.append(Q.el("div", { class: "answer-status pending", id: "answer-status", text: Q.t("answer_sending") }));
+      // the answer itself too: a team waiting for the connection sees what will be sent
+      box.append(Q.el("div", { class: "answer-status pending", id: "answer-status", text: Q.t("answer_sending") }),
+        Q.el("div", { class: "answer-pending-text", id: "answer-pending-text", text: pending.text }));
     } else if (mode.startsWith("form")) {
       const input = Q.el("input", { id: "answer-text", maxlength: "300", autocomplete: "off", placeholder: Q.t("your_answer") });
       const form = Q.el("form", { class: "answer-form", onsubmit: (e) => { e.preventDefault(); submit(q, input.value); } },
@@ -206,8 +221,8 @@
   }
 
   const live = new Q.Live("team", creds.token, (m) => { receive(m); send(0); }, (err) => {
-    showError(Q.errorText({ error: err }, 0));
-    if (err.code === "forbidden") Q.store.del(credsKey);
+    if (err.code === "forbidden") removed();
+    else showError(Q.errorText({ error: err }, 0));
   });
   live.connect();
   Q.startTicker(() => msg);
