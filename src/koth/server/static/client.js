@@ -320,6 +320,13 @@ KOTH.startTable = function (root) {
   return table;
 };
 
+/* The frames a replay stops at: it steps from decision to decision, a frame that waits
+   for chance (a card dealt, a die rolled) is folded into the next stop, which shows what
+   chance made of it. A stop's frames run from the one after the stop before it. */
+KOTH.replayStops = function (frames) {
+  return frames.map((frame, i) => i).filter((i) => frames[i].to_move.kind !== "chance" || i === frames.length - 1);
+};
+
 KOTH.startReplay = async function (root) {
   const gameId = root.dataset.gameId;
   const renderer = KOTH.renderers[root.dataset.renderer] || KOTH.renderers.generic;
@@ -340,9 +347,7 @@ KOTH.startReplay = async function (root) {
     select.append(KOTH.el("option", { value: key, text: key === "spectator" ? KOTH.t("spectator") : KOTH.t("seat", { n: Number(key) + 1 }) }));
   }
   if (data.seat !== null && keys.includes(String(data.seat))) select.value = String(data.seat);
-  // the replay steps from decision to decision: a frame that waits for chance (a card
-  // dealt, a die rolled) is folded into the decision before it
-  const stops = data.frames.map((frame, i) => i).filter((i) => data.frames[i].to_move.kind !== "chance" || i === data.frames.length - 1);
+  const stops = KOTH.replayStops(data.frames);
   let index = data.frames.length - 1;
   let analysis = null;
   const show = () => {

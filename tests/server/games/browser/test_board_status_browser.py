@@ -62,10 +62,12 @@ def test_the_board_shows_a_legend_unit_shapes_and_the_expected_action(
     # recruit: the unit appears in the starting area as its shape, with its count
     page.locator("#table .recruit-badge").click()
     page.wait_for_selector("#board-popover")
-    option = page.locator("#board-popover .popover-option[data-action='recruit fighter']")
+    # without a recruit die among the dice the recruit is paid with a move die ("recruit
+    # fighter by move"): the dice are rolled by chance, so either is offered
+    option = page.locator("#board-popover .popover-option[data-action^='recruit fighter']")
     if option.count():  # a choice of unit types: the fighter
-        option.click()
-    page.locator("#board-popover .popover-confirm[data-action='recruit fighter']").click()
+        option.first.click()
+    page.locator("#board-popover .popover-confirm[data-action^='recruit fighter']").click()
     page.wait_for_selector("#table g.unit[data-player='0'][data-kind='F'] circle.unit-shape")
     unit = page.locator("#table g.unit[data-player='0'][data-kind='F']").first
     assert unit.locator(".unit-count").text_content() == unit.get_attribute("data-count")

@@ -1,8 +1,9 @@
 /* Hints at a table where one person plays the computer alone: a "Hint" button asks the
    strongest computer level for the seat's move (POST /api/games/{id}/hint) and shows it
    with its reason, highlighting the move on the table; on the replay, the moves played
-   after a hint are marked. The table's script knows nothing of this file: it watches the
-   table redraw (its data-version) and the replay step (its data-step). */
+   after a hint are marked on the step that shows their outcome. The table's script
+   knows nothing of this file: it watches the table redraw (its data-version) and the
+   replay step (its data-step). */
 "use strict";
 (function () {
   const t = (key, vars) => KOTH.t(key, vars);
@@ -56,9 +57,13 @@
     const response = await fetch(`/api/games/${root.dataset.gameId}/replay`, { headers });
     if (!response.ok) return;
     const frames = (await response.json()).frames;
+    const stops = KOTH.replayStops(frames);
     const draw = () => {
-      const frame = frames[Number(root.dataset.step)];
-      const seats = frame ? frame.hinted : [];
+      // a step shows the frames folded into it (the chance a hinted move led to), so it
+      // is marked when a move played into any of them followed a hint
+      const step = Number(root.dataset.step);
+      const from = [...stops].reverse().find((i) => i < step) ?? -1;
+      const seats = [...new Set(frames.slice(from + 1, step + 1).flatMap((frame) => frame.hinted))].sort((a, b) => a - b);
       mark.textContent = seats.map((seat) => t("hint_played", { seat: t("seat", { n: seat + 1 }) })).join(" ");
       mark.classList.toggle("hidden", !seats.length);
     };
