@@ -15,6 +15,8 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
+import segno
+
 from koth.core.game import Game
 from koth.core.state import GameState
 from koth.i18n import DEFAULT
@@ -130,6 +132,11 @@ def join_url(base: str, game_id: str, seat: int, token: str) -> str:
     return f"{base}/games/{game_id}#seat={seat}&token={token}"
 
 
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an inline SVG image."""
+    return str(segno.make(text, error="m").svg_inline(scale=3, dark="#1d2433"))
+
+
 def summary(game: StoredGame, base: str) -> GameSummary:
     """A game as the lobby lists it."""
     return GameSummary(
@@ -138,9 +145,12 @@ def summary(game: StoredGame, base: str) -> GameSummary:
         params=game.params,
         status=game.status,
         version=game.version,
+        decisions=game.decisions,
         created=game.created,
         seats=seat_list(game),
         spectate_url=spectate_url(base, game.id),
+        winners=list(game.outcome["winners"]) if game.outcome is not None else None,
+        termination=str(game.outcome["termination"]) if game.outcome is not None else None,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response, WebSocket, status
+from fastapi import APIRouter, Path, Query, Response, WebSocket, status
 
 from koth.core.errors import (
     GameOverError,
@@ -39,11 +39,13 @@ from koth.server.errors import (
     NotSubmittedError,
     PayloadTooLargeError,
     RateLimitedError,
+    SeatTakenError,
     StaleVersionError,
     UnknownGameError,
     error_responses,
 )
 from koth.server.games.catalog import catalog, check_table
+from koth.server.games.messages import qr_svg
 from koth.server.games.schemas import (
     ActionRequest,
     CatalogEntry,
@@ -55,7 +57,10 @@ from koth.server.games.schemas import (
     GameSummary,
     HintResponse,
     ParamsCheckRequest,
+    QrRequest,
+    QrResponse,
     ReplayResponse,
+    SeatLink,
     StateMessage,
     TableInfo,
 )
@@ -127,6 +132,34 @@ async def create_game(
         else None
     )
     return await games.create(body.game, body.params, seats, base)
+
+
+@router.post(
+    "/games/{game_id}/seats/{seat}/take",
+    tags=["lobby"],
+    dependencies=[limited(Action.ACT)],
+    summary="Take an open person's seat: its new secret token and join link, given once; "
+    "of two takers one wins, the other is told the seat is taken",
+    responses=error_responses(NotFoundError, InvalidRequestError, SeatTakenError, GameOverError),
+)
+async def take_seat(
+    game_id: str,
+    seat: Annotated[int, Path(ge=0, le=63, description="the seat, from 0")],
+    games: GamesDep,
+    base: BaseUrlDep,
+) -> SeatLink:
+    return await games.take_seat(game_id, seat, base)
+
+
+@router.post(
+    "/qr",
+    tags=["lobby"],
+    dependencies=LOOKUP,
+    summary="A QR code of a text (a join link): the link travels in the body, never in "
+    "a request line that logs keep",
+)
+async def qr_code(body: QrRequest) -> QrResponse:
+    return QrResponse(svg=qr_svg(body.text))
 
 
 # -------------------------------------------------------------------- play

@@ -55,6 +55,16 @@ class CreateGameRequest(BaseModel):
     )
 
 
+class QrRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=600, description="what the code reads as")
+
+
+class QrResponse(BaseModel):
+    svg: str = Field(description="the QR code as an inline SVG image")
+
+
 class ActionRequest(BaseModel):
     """One action, by notation or by id; ``version`` guards against acting on a stale
     picture (a 409 "stale" error if the game has moved on)."""
@@ -111,10 +121,17 @@ class GameSummary(BaseModel):
     game: str
     params: dict[str, Any]
     status: GameStatus
-    version: int
+    version: int = Field(description="moves stored so far, chance steps included")
+    decisions: int = Field(description="moves the seats chose (chance steps not counted)")
     created: datetime
     seats: list[SeatSummary]
     spectate_url: str
+    winners: list[int] | None = Field(
+        default=None,
+        description="once finished: the winning seats (empty: nobody won); "
+        "null while the game runs",
+    )
+    termination: str | None = Field(default=None, description="once finished: why it ended")
 
 
 class SeatLink(SeatSummary):

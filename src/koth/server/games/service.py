@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ParamSpec, TypeVar
 
-from koth.core.errors import InvalidParamsError
+from koth.core.errors import GameOverError, InvalidParamsError
 from koth.core.log import LogBook
 from koth.core.players import NodeKind
 from koth.core.record import GameRecord, RecordedMove, moves_from_record
@@ -28,9 +28,11 @@ from koth.server.broker import Broker
 from koth.server.errors import (
     AlreadySubmittedError,
     ForbiddenError,
+    InvalidRequestError,
     NotFinishedError,
     NotFoundError,
     NotSubmittedError,
+    SeatTakenError,
     StaleVersionError,
     TooManyConnectionsError,
 )
@@ -40,6 +42,7 @@ from koth.server.games.live import Audience, LiveGame, LiveHub, Subscriber
 from koth.server.games.log import log_entries
 from koth.server.games.messages import (
     created_response,
+    join_url,
     replay_frame,
     state_message,
     summary,
@@ -51,10 +54,11 @@ from koth.server.games.schemas import (
     GameSummary,
     ReplayResponse,
     SeatKind,
+    SeatLink,
     StateMessage,
     TableInfo,
 )
-from koth.server.games.store import Repository, StoredSeat, TurnClaim
+from koth.server.games.store import Repository, StoredSeat, TurnClaim, count_decisions
 from koth.server.listeners import Sink
 from koth.server.memory import LiveCache
 from koth.server.metrics import MOVES
@@ -102,6 +106,11 @@ def resolve_chance(state: GameState[Any, Any], seed: int, version: int) -> list[
     return moves
 
 
+def _outcome_json(state: GameState[Any, Any]) -> dict[str, Any] | None:
+    outcome = state.outcome()
+    return dict(outcome.to_json()) if outcome is not None else None
+
+
 class GameService:
     """The one entry point of routes, pages, websockets and the computer worker."""
 
@@ -142,8 +151,12 @@ class GameService:
         params: dict[str, Any],
         seats: Sequence[SeatRequest] | None,
         base_url: str,
+        *,
+        creator_seated: bool = False,
     ) -> CreatedGameResponse:
-        """A new game; the response holds each human seat's secret join link (once)."""
+        """A new game; the response holds each human seat's secret join link (once).
+        ``creator_seated``: the first human seat is the creator's, taken at once (the
+        lobby then offers only the others)."""
         game = make_game(game_name, params)
         requests = list(seats) if seats else [SeatRequest() for _ in range(game.num_players)]
         if len(requests) != game.num_players:
@@ -164,15 +177,17 @@ class GameService:
                     StoredSeat(index, SeatKind.COMPUTER, agent, request.budget, None, claimed=True)
                 )
             else:
+                seated = creator_seated and not tokens
                 tokens[index] = security.new_token()
                 token_hash = security.hash_token(tokens[index])
                 stored_seats.append(
-                    StoredSeat(index, SeatKind.HUMAN, None, None, token_hash, claimed=False)
+                    StoredSeat(index, SeatKind.HUMAN, None, None, token_hash, claimed=seated)
                 )
         seed = secrets.randbits(63)
         state = game.new_initial_state()
         initial_moves = resolve_chance(state, seed, 0)
-        status = GameStatus.RUNNING if not tokens else GameStatus.OPEN
+        waiting = any(s.kind is SeatKind.HUMAN and not s.claimed for s in stored_seats)
+        status = GameStatus.OPEN if waiting else GameStatus.RUNNING
         if state.is_terminal():
             status = GameStatus.FINISHED
         stored = await self._db(
@@ -184,6 +199,7 @@ class GameService:
             seats=stored_seats,
             status=status,
             initial_moves=initial_moves,
+            outcome=_outcome_json(state),
         )
         start = game.new_initial_state()
         book = LogBook(start)
@@ -350,6 +366,39 @@ class GameService:
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
 
+    async def take_seat(self, game_id: str, seat: int, base_url: str) -> SeatLink:
+        """Hand the open human ``seat`` to whoever asks first: a new secret token (the
+        creator's link of that seat stops working), given out once."""
+        live = await self.live(game_id)
+        seats = live.stored.seats
+        if not 0 <= seat < len(seats):
+            raise InvalidRequestError(
+                f"seat {seat}: game {game_id} has seats 0 to {len(seats) - 1}"
+            )
+        if live.state.is_terminal():
+            raise GameOverError(f"game {game_id} is over: its seats cannot be taken")
+        if seats[seat].kind is not SeatKind.HUMAN or seats[seat].claimed:
+            raise SeatTakenError(f"seat {seat} of game {game_id} is not open")
+        token = security.new_token()
+        status = await self._db(
+            self.repository.take_seat, game_id, seat, security.hash_token(token)
+        )
+        if status is None:
+            raise SeatTakenError(f"seat {seat} of game {game_id} was taken just now")
+        async with live.lock:
+            stored = await self._db(self.repository.get_game, game_id)
+            if stored is not None:
+                live.stored = replace(live.stored, seats=stored.seats, status=stored.status)
+        self._announce(game_id, live.version)
+        self._fan_out(live)
+        return SeatLink(
+            seat=seat,
+            kind=SeatKind.HUMAN,
+            claimed=True,
+            token=token,
+            join_url=join_url(base_url, game_id, seat, token),
+        )
+
     async def message(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
@@ -484,6 +533,7 @@ class GameService:
             moves,
             status=status,
             pending=pending,
+            outcome=_outcome_json(after),
         )
         MOVES.inc(committed)
         book = live.book.copy() if live.book is not None else None
@@ -493,10 +543,14 @@ class GameService:
         live.version = version
         live.submitted, live.pending = frozenset(), {}
         live.hints = {(v, seat) for v, seat in live.hints if v >= version}
-        if status is not None:
-            live.stored = replace(live.stored, status=status, version=version)
-        else:
-            live.stored = replace(live.stored, version=version)
+        decisions = live.stored.decisions + count_decisions(moves)
+        live.stored = replace(
+            live.stored,
+            status=status or live.stored.status,
+            version=version,
+            decisions=decisions,
+            outcome=_outcome_json(after),
+        )
 
     def note_hint(self, game_id: str, version: int, seat: int) -> None:
         """``seat`` was given a hint at ``version``: its move there is marked so (in this

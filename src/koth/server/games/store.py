@@ -57,6 +57,10 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     #: number of moves appended so far (a cache of max(moves.version) for listings)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: how many of those moves were decisions of the seats (chance steps left out)
+    decisions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: koth.core.outcome.Outcome as JSON once the game is over (why it ended, who won)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):
@@ -135,10 +139,19 @@ class StoredGame:
     status: GameStatus
     version: int
     seats: tuple[StoredSeat, ...]
+    #: moves that were a seat's decision (chance steps not counted)
+    decisions: int = 0
+    #: the outcome as JSON once the game is over
+    outcome: dict[str, Any] | None = None
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def count_decisions(moves: Sequence[dict[str, Any]]) -> int:
+    """How many of the stored ``moves`` a seat chose (a chance step's player is -1)."""
+    return sum(1 for m in moves if m.get("player") != -1)
 
 
 class Repository:
@@ -159,6 +172,7 @@ class Repository:
         seats: Sequence[StoredSeat],
         status: GameStatus,
         initial_moves: Sequence[dict[str, Any]],
+        outcome: dict[str, Any] | None = None,
     ) -> StoredGame:
         created = _now()
         with self._sessions.begin() as session:
@@ -171,6 +185,8 @@ class Repository:
                     created=created,
                     status=status,
                     version=len(initial_moves),
+                    decisions=count_decisions(initial_moves),
+                    outcome=outcome,
                 )
             )
             session.flush()  # the game row first: seats and moves reference it
@@ -236,25 +252,47 @@ class Repository:
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(claimed=True)
             )
-            unclaimed = session.scalar(
-                select(func.count())
-                .select_from(SeatRow)
+            return self._status_after_claim(session, game_id)
+
+    def take_seat(self, game_id: str, seat: int, token_hash: str) -> GameStatus | None:
+        """Give the open human ``seat`` a new token (its hash) and mark it claimed, in
+        one compare-and-set: of two takers exactly one matches. Returns the game's
+        status afterwards, or None when the seat was not open."""
+        with self._sessions.begin() as session:
+            result = session.execute(
+                update(SeatRow)
                 .where(
                     SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
                     SeatRow.kind == SeatKind.HUMAN,
                     SeatRow.claimed.is_(False),
                 )
+                .values(claimed=True, token_hash=token_hash)
             )
-            if unclaimed == 0:
-                session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.status == GameStatus.OPEN)
-                    .values(status=GameStatus.RUNNING)
-                )
-            status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
-            if status is None:
-                raise NotFoundError(f"no game {game_id!r}")
-            return GameStatus(status)
+            if _rows(result) != 1:
+                return None
+            return self._status_after_claim(session, game_id)
+
+    def _status_after_claim(self, session: Session, game_id: str) -> GameStatus:
+        unclaimed = session.scalar(
+            select(func.count())
+            .select_from(SeatRow)
+            .where(
+                SeatRow.game_id == game_id,
+                SeatRow.kind == SeatKind.HUMAN,
+                SeatRow.claimed.is_(False),
+            )
+        )
+        if unclaimed == 0:
+            session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.status == GameStatus.OPEN)
+                .values(status=GameStatus.RUNNING)
+            )
+        status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
+        if status is None:
+            raise NotFoundError(f"no game {game_id!r}")
+        return GameStatus(status)
 
     # ----------------------------------------------------------------- moves
     def moves(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
@@ -276,17 +314,24 @@ class Repository:
         *,
         status: GameStatus | None = None,
         pending: tuple[int, str] | None = None,
+        outcome: dict[str, Any] | None = None,
     ) -> int:
         """Append ``moves`` after version ``expected_version`` in one transaction (with
         the submission ``pending`` that completed a simultaneous node, if any).
 
         Returns the new version; raises StaleVersionError if the game is no longer at
-        ``expected_version`` (another writer appended first).
+        ``expected_version`` (another writer appended first). ``outcome``: the game's
+        end, stored with the moves that reach it.
         """
         new_version = expected_version + len(moves)
-        values: dict[str, Any] = {"version": new_version}
+        values: dict[str, Any] = {
+            "version": new_version,
+            "decisions": GameRow.decisions + count_decisions(moves),
+        }
         if status is not None:
             values["status"] = status
+        if outcome is not None:
+            values["outcome"] = outcome
         try:
             with self._sessions.begin() as session:
                 # compare-and-set: of two writers expecting the same version exactly
@@ -454,6 +499,8 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         created=row.created,
         status=GameStatus(row.status),
         version=row.version,
+        decisions=row.decisions,
+        outcome=dict(row.outcome) if row.outcome is not None else None,
         seats=tuple(
             StoredSeat(
                 seat=s.seat,
