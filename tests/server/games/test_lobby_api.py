@@ -105,3 +105,44 @@ def test_a_qr_code_is_drawn_from_the_body() -> None:
     from koth.server.games.messages import qr_svg
 
     assert qr_svg("https://example.org/games/x#seat=1&token=t").startswith("<svg")
+
+
+def test_players_name_their_seats_and_the_lobby_and_table_show_the_names(
+    client: TestClient,
+) -> None:
+    game = create_game(client, seats=[{"kind": "human", "name": "  Anna\u3000 K "}, {}])
+    assert [s["name"] for s in game.body["seats"]] == ["Anna K", None]  # normalised
+    taken = client.post(f"/api/games/{game.id}/seats/1/take", json={"name": "Boris"})
+    assert taken.status_code == 200 and taken.json()["name"] == "Boris"
+    boris = {"Authorization": f"Bearer {taken.json()['token']}"}
+    assert [s["name"] for s in listed(client, game.id)["seats"]] == ["Anna K", "Boris"]
+    renamed = client.put(f"/api/games/{game.id}/name", json={"name": "Bo"}, headers=boris)
+    assert renamed.status_code == 200, renamed.text
+    assert [s["name"] for s in renamed.json()["seats"]] == ["Anna K", "Bo"]
+    assert "Bo" in client.get("/").text
+
+    form = {"game": "toy_duel", "seat.0.kind": "human", "seat.1.kind": "computer"}
+    location = client.post(
+        "/lobby/create", data={**form, "player_name": "Vera"}, follow_redirects=False
+    ).headers["location"]
+    game_id = location.split("#")[0].removeprefix("/games/")
+    assert listed(client, game_id)["seats"][0]["name"] == "Vera"
+
+
+def test_a_bad_name_is_refused_before_any_work(client: TestClient) -> None:
+    before = len(client.get("/api/games").json())
+    for bad in ["", "   ", "x" * 25, "Anna\u200b", "A\u202eB"]:
+        response = client.post(
+            "/api/games", json={"game": "toy_duel", "seats": [{"name": bad}, {}]}
+        )
+        assert response.status_code == 422, (bad, response.text)
+        assert response.json()["error"]["code"] == "invalid_request"
+    assert len(client.get("/api/games").json()) == before
+    game = create_game(client)
+    refused = client.post(f"/api/games/{game.id}/seats/1/take", json={"name": "\u200b"})
+    assert refused.status_code == 422 and listed(client, game.id)["seats"][1]["claimed"] is False
+    unnamed = client.put(f"/api/games/{game.id}/name", json={"name": "Anna"})
+    assert unnamed.status_code == 403  # a spectator names no seat
+    wrong = client.put(f"/api/games/{game.id}/name", json={"name": "x" * 30}, headers=game.auth(0))
+    assert wrong.status_code == 422
+    assert [s["name"] for s in listed(client, game.id)["seats"]] == [None, None]

@@ -65,7 +65,14 @@ def action_entry(game: Game[Any, Any, Any], action: Any) -> LegalAction:
 
 def seat_list(game: StoredGame) -> list[SeatSummary]:
     return [
-        SeatSummary(seat=s.seat, kind=s.kind, agent=s.agent, budget=s.budget, claimed=s.claimed)
+        SeatSummary(
+            seat=s.seat,
+            kind=s.kind,
+            agent=s.agent,
+            budget=s.budget,
+            claimed=s.claimed,
+            name=s.name,
+        )
         for s in game.seats
     ]
 
@@ -157,19 +164,10 @@ def summary(game: StoredGame, base: str) -> GameSummary:
 def created_response(game: StoredGame, tokens: Mapping[int, str], base: str) -> CreatedGameResponse:
     """What the creator of a game gets: every human seat's secret join link, once."""
     seats = []
-    for s in game.seats:
+    for s in seat_list(game):
         token = tokens.get(s.seat)
-        seats.append(
-            SeatLink(
-                seat=s.seat,
-                kind=s.kind,
-                agent=s.agent,
-                budget=s.budget,
-                claimed=s.claimed,
-                token=token,
-                join_url=join_url(base, game.id, s.seat, token) if token else None,
-            )
-        )
+        link = join_url(base, game.id, s.seat, token) if token else None
+        seats.append(SeatLink(**s.model_dump(), token=token, join_url=link))
     return CreatedGameResponse(
         id=game.id,
         game=game.game_name,

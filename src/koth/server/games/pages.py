@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -232,4 +233,9 @@ def _seats_from_form(form: dict[str, str]) -> list[SeatRequest]:
         agent = form.get(f"seat.{index}.level") or form.get(f"seat.{index}.agent") or None
         seats.append(SeatRequest(kind, agent if kind is SeatKind.COMPUTER else None, budget))
         index += 1
+    # the creator's name goes to the first person's seat, the creator's own
+    name = form.get("player_name", "").strip()
+    people = [i for i, seat in enumerate(seats) if seat.kind is SeatKind.HUMAN]
+    if name and people:
+        seats[people[0]] = replace(seats[people[0]], name=name)
     return seats

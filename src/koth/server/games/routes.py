@@ -61,8 +61,10 @@ from koth.server.games.schemas import (
     QrResponse,
     ReplayResponse,
     SeatLink,
+    SeatNameRequest,
     StateMessage,
     TableInfo,
+    TakeSeatRequest,
 )
 from koth.server.games.service import SeatRequest
 from koth.server.ratelimit import Action
@@ -127,7 +129,7 @@ async def create_game(
     body: CreateGameRequest, games: GamesDep, base: BaseUrlDep
 ) -> CreatedGameResponse:
     seats = (
-        [SeatRequest(s.kind, s.agent, s.budget) for s in body.seats]
+        [SeatRequest(s.kind, s.agent, s.budget, s.name) for s in body.seats]
         if body.seats is not None
         else None
     )
@@ -147,8 +149,9 @@ async def take_seat(
     seat: Annotated[int, Path(ge=0, le=63, description="the seat, from 0")],
     games: GamesDep,
     base: BaseUrlDep,
+    body: TakeSeatRequest | None = None,
 ) -> SeatLink:
-    return await games.take_seat(game_id, seat, base)
+    return await games.take_seat(game_id, seat, base, body.name if body else None)
 
 
 @router.post(
@@ -195,6 +198,19 @@ async def post_action(
     game_id: str, body: ActionRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
 ) -> StateMessage:
     return await games.act(game_id, token, body.chosen, body.version, lang)
+
+
+@router.put(
+    "/games/{game_id}/name",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="The name shown for the seat of the token (instead of 'Seat n')",
+    responses=error_responses(*GAME_ERRORS, InvalidRequestError),
+)
+async def name_seat(
+    game_id: str, body: SeatNameRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
+) -> StateMessage:
+    return await games.name_seat(game_id, token, body.name, lang)
 
 
 @router.post(

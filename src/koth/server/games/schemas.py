@@ -43,6 +43,12 @@ class SeatConfig(BaseModel):
         description="computer seats running mcts or ismcts: search iterations per move "
         "(at most the server's max_agent_iterations)",
     )
+    name: str | None = Field(
+        default=None,
+        max_length=200,
+        description="people's seats: the name shown for the seat (1 to 24 visible "
+        "characters, normalised; default: 'Seat n')",
+    )
 
 
 class CreateGameRequest(BaseModel):
@@ -52,6 +58,23 @@ class CreateGameRequest(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict, description="the game's parameters")
     seats: list[SeatConfig] | None = Field(
         None, description="one entry per seat (default: every seat human)"
+    )
+
+
+class SeatNameRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(
+        max_length=200,
+        description="the name shown for the seat (1 to 24 visible characters, normalised)",
+    )
+
+
+class TakeSeatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(
+        default=None, max_length=200, description="the name shown for the seat taken"
     )
 
 
@@ -114,6 +137,7 @@ class SeatSummary(BaseModel):
     agent: str | None = None
     budget: int | None = None
     claimed: bool
+    name: str | None = Field(default=None, description="the name its person chose, if any")
 
 
 class GameSummary(BaseModel):
@@ -261,6 +285,9 @@ class ReplayResponse(BaseModel):
     params: dict[str, Any]
     seat: int | None
     finished: bool
+    seats: list[SeatSummary] = Field(
+        default_factory=list, description="the game's seats, with their people's names"
+    )
     frames: list[ReplayFrame]
     logs: dict[str, list[LogEntry]] = Field(
         default_factory=dict,

@@ -44,6 +44,7 @@ from koth.server.games.messages import (
     created_response,
     join_url,
     replay_frame,
+    seat_list,
     state_message,
     summary,
 )
@@ -62,6 +63,7 @@ from koth.server.games.store import Repository, StoredSeat, TurnClaim, count_dec
 from koth.server.listeners import Sink
 from koth.server.memory import LiveCache
 from koth.server.metrics import MOVES
+from koth.server.names import player_name
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,8 @@ class SeatRequest:
     kind: SeatKind = SeatKind.HUMAN
     agent: str | None = None
     budget: int | None = None
+    #: a person's seat: the name shown for it, as typed (checked at creation)
+    name: str | None = None
 
 
 def chance_rng(seed: int, version: int) -> random.Random:
@@ -157,8 +161,10 @@ class GameService:
         """A new game; the response holds each human seat's secret join link (once).
         ``creator_seated``: the first human seat is the creator's, taken at once (the
         lobby then offers only the others)."""
+        requests = list(seats) if seats else []
+        names = {i: player_name(r.name) for i, r in enumerate(requests) if r.name is not None}
         game = make_game(game_name, params)
-        requests = list(seats) if seats else [SeatRequest() for _ in range(game.num_players)]
+        requests = requests if requests else [SeatRequest() for _ in range(game.num_players)]
         if len(requests) != game.num_players:
             raise InvalidParamsError(
                 f"{game_name} with these parameters seats {game.num_players} players, "
@@ -181,7 +187,15 @@ class GameService:
                 tokens[index] = security.new_token()
                 token_hash = security.hash_token(tokens[index])
                 stored_seats.append(
-                    StoredSeat(index, SeatKind.HUMAN, None, None, token_hash, claimed=seated)
+                    StoredSeat(
+                        index,
+                        SeatKind.HUMAN,
+                        None,
+                        None,
+                        token_hash,
+                        claimed=seated,
+                        name=names.get(index),
+                    )
                 )
         seed = secrets.randbits(63)
         state = game.new_initial_state()
@@ -366,9 +380,13 @@ class GameService:
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
 
-    async def take_seat(self, game_id: str, seat: int, base_url: str) -> SeatLink:
+    async def take_seat(
+        self, game_id: str, seat: int, base_url: str, name: str | None = None
+    ) -> SeatLink:
         """Hand the open human ``seat`` to whoever asks first: a new secret token (the
-        creator's link of that seat stops working), given out once."""
+        creator's link of that seat stops working), given out once; ``name``: shown for
+        the seat."""
+        shown = player_name(name) if name is not None else None
         live = await self.live(game_id)
         seats = live.stored.seats
         if not 0 <= seat < len(seats):
@@ -381,23 +399,41 @@ class GameService:
             raise SeatTakenError(f"seat {seat} of game {game_id} is not open")
         token = security.new_token()
         status = await self._db(
-            self.repository.take_seat, game_id, seat, security.hash_token(token)
+            self.repository.take_seat, game_id, seat, security.hash_token(token), shown
         )
         if status is None:
             raise SeatTakenError(f"seat {seat} of game {game_id} was taken just now")
-        async with live.lock:
-            stored = await self._db(self.repository.get_game, game_id)
-            if stored is not None:
-                live.stored = replace(live.stored, seats=stored.seats, status=stored.status)
-        self._announce(game_id, live.version)
-        self._fan_out(live)
+        await self._seats_changed(live)
         return SeatLink(
             seat=seat,
             kind=SeatKind.HUMAN,
             claimed=True,
+            name=shown,
             token=token,
             join_url=join_url(base_url, game_id, seat, token),
         )
+
+    async def name_seat(
+        self, game_id: str, token: str | None, name: str, lang: str = DEFAULT
+    ) -> StateMessage:
+        """Show ``name`` for the token's seat from now on; every listener is told."""
+        shown = player_name(name)
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("naming a seat needs that seat's token")
+        await self._db(self.repository.name_seat, game_id, seat, shown)
+        await self._seats_changed(live)
+        return state_message(live, seat, lang)
+
+    async def _seats_changed(self, live: LiveGame) -> None:
+        """The stored seats changed: take them in, and tell every process and listener."""
+        async with live.lock:
+            stored = await self._db(self.repository.get_game, live.stored.id)
+            if stored is not None:
+                live.stored = replace(live.stored, seats=stored.seats, status=stored.status)
+        self._announce(live.stored.id, live.version)
+        self._fan_out(live)
 
     async def message(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
         live = await self.live(game_id)
@@ -582,6 +618,7 @@ class GameService:
             params=live.game.params.to_json(),
             seat=seat,
             finished=finished,
+            seats=seat_list(live.stored),
             frames=frames,
             logs={
                 ("spectator" if s is None else str(s)): log_entries(live.book.entries(s), lang)

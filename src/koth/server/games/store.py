@@ -76,6 +76,8 @@ class SeatRow(Base):
     #: sha256 of the seat token; the token itself is only ever shown to the creator
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the display name its person chose (None: shown as "Seat n")
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class MoveRow(Base):
@@ -127,6 +129,7 @@ class StoredSeat:
     budget: int | None
     token_hash: str | None
     claimed: bool
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +202,7 @@ class Repository:
                     budget=s.budget,
                     token_hash=s.token_hash,
                     claimed=s.claimed,
+                    name=s.name,
                 )
                 for s in seats
             )
@@ -254,7 +258,9 @@ class Repository:
             )
             return self._status_after_claim(session, game_id)
 
-    def take_seat(self, game_id: str, seat: int, token_hash: str) -> GameStatus | None:
+    def take_seat(
+        self, game_id: str, seat: int, token_hash: str, name: str | None = None
+    ) -> GameStatus | None:
         """Give the open human ``seat`` a new token (its hash) and mark it claimed, in
         one compare-and-set: of two takers exactly one matches. Returns the game's
         status afterwards, or None when the seat was not open."""
@@ -267,11 +273,20 @@ class Repository:
                     SeatRow.kind == SeatKind.HUMAN,
                     SeatRow.claimed.is_(False),
                 )
-                .values(claimed=True, token_hash=token_hash)
+                .values(claimed=True, token_hash=token_hash, name=name)
             )
             if _rows(result) != 1:
                 return None
             return self._status_after_claim(session, game_id)
+
+    def name_seat(self, game_id: str, seat: int, name: str) -> None:
+        """Show ``name`` for ``seat`` from now on."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(name=name)
+            )
 
     def _status_after_claim(self, session: Session, game_id: str) -> GameStatus:
         unclaimed = session.scalar(
@@ -509,6 +524,7 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
                 budget=s.budget,
                 token_hash=s.token_hash,
                 claimed=s.claimed,
+                name=s.name,
             )
             for s in seats
         ),

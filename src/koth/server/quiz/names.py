@@ -15,30 +15,17 @@ from functools import lru_cache
 from confusable_homoglyphs import confusables
 
 from koth.server.errors import InvalidRequestError
+from koth.server.names import name_problem as shared_name_problem
+from koth.server.names import normal_name
+
+__all__ = ["TEAM_NAME_MAX", "check_team_name", "name_key", "name_problem", "normal_name"]
 
 TEAM_NAME_MAX = 40
-#: Unicode categories that never show: control, format (bidi overrides, zero-width
-#: joiners...), surrogates, private use and unassigned code points
-INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
-
-
-def normal_name(name: str) -> str:
-    """``name`` NFKC-normalised with its spacing tidied (what is stored and shown)."""
-    return " ".join(unicodedata.normalize("NFKC", name).split())
 
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` (already normalised) cannot be a team name, or None."""
-    hidden = sorted({f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in INVISIBLE})
-    if hidden:
-        return (
-            "a team name may not hold control, direction or zero-width characters "
-            f"({', '.join(hidden[:3])})"
-        )
-    visible = sum(1 for c in name if not c.isspace())
-    if not visible >= 1 or len(name) > TEAM_NAME_MAX:
-        return f"a team name has 1 to {TEAM_NAME_MAX} visible characters"
-    return None
+    return shared_name_problem(name, "a team name", TEAM_NAME_MAX)
 
 
 @lru_cache(maxsize=4096)

@@ -73,11 +73,27 @@ const seatLabel = JSON.parse((document.getElementById("koth-texts") || {}).textC
     }
   });
 
+  // the player's name, remembered on this device (changed by typing another)
+  const NAME_KEY = "koth.name";
+  const remembered = () => { try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; } };
+  document.querySelectorAll("input[name='player_name']").forEach((input) => {
+    input.value = remembered();
+    input.addEventListener("change", () => {
+      try { localStorage.setItem(NAME_KEY, input.value.trim()); } catch (e) { /* not kept */ }
+      document.querySelectorAll("input[name='player_name']").forEach((other) => { other.value = input.value; });
+    });
+  });
+
   // an open seat of a listed game: its secret link is handed to the first who asks
   document.querySelectorAll("button.take-seat").forEach((button) => {
     button.addEventListener("click", async () => {
       button.disabled = true;
-      const response = await fetch(`/api/games/${button.dataset.gameId}/seats/${button.dataset.seat}/take`, { method: "POST" });
+      const name = remembered();
+      const response = await fetch(`/api/games/${button.dataset.gameId}/seats/${button.dataset.seat}/take`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(name ? { name } : {}),
+      });
       const data = await response.json();
       if (response.ok) {
         location.assign(data.join_url);

@@ -26,6 +26,8 @@ def test_a_friend_is_invited_and_a_stranger_takes_the_open_seat_from_the_lobby(
     form = page.locator("form#new-cards")
     form.locator("select[name='seat.0.kind']").select_option("human")
     form.locator("select[name='seat.1.kind']").select_option("human")
+    form.locator("input[name='player_name']").fill("Anna")
+    form.locator("input[name='player_name']").dispatch_event("change")
     form.locator("button[type='submit']").click()
 
     page.wait_for_selector(".join-link[data-seat='1'] .qr svg")
@@ -51,10 +53,15 @@ def test_a_friend_is_invited_and_a_stranger_takes_the_open_seat_from_the_lobby(
 
     stranger = browser.new_context(viewport=viewport).new_page()
     stranger.goto(server.url + "/")
+    name = stranger.locator("form.new-game:visible input[name='player_name']")
+    assert name.input_value() == ""  # another device remembers no name
+    name.fill("Boris")
+    name.dispatch_event("change")
     item = stranger.locator(f".game-item[data-game-id='{game_id}']")
     assert item.locator(".badge").inner_text() == "open"
     assert item.locator(".moves").inner_text() == "0 moves"  # the deal is no decision
     assert item.locator("time.created").inner_text().strip() != ""
+    assert "Anna" in item.locator(".seat-chip").nth(0).inner_text()
     assert "open" in item.locator(".seat-chip").nth(1).inner_text()
     stranger.screenshot(path=str(SCREENSHOTS / f"lobby-open-seat-{size}.png"), full_page=True)
     item.locator("button.take-seat[data-seat='1']").click()
@@ -62,10 +69,18 @@ def test_a_friend_is_invited_and_a_stranger_takes_the_open_seat_from_the_lobby(
     assert "#seat=1&token=" in stranger.url and "token=" + link.split("token=")[1] not in (
         stranger.url
     )
-    # the seat is no longer offered; the creator's own link of it no longer plays it
+    # each table names the other person
+    stranger.wait_for_function("() => document.body.innerText.includes('Anna')")
+    page.wait_for_function("() => document.body.innerText.includes('Boris')")
+    page.screenshot(path=str(SCREENSHOTS / f"table-names-{size}.png"), full_page=True)
+    # the seat is no longer offered
     stranger.goto(server.url + "/")
     item = stranger.locator(f".game-item[data-game-id='{game_id}']")
     assert item.locator(".badge").inner_text() == "running"
     assert item.locator("button.take-seat").count() == 0
+    assert "Boris" in item.locator(".seat-chip").nth(1).inner_text()
+    page.reload()  # the creator's device remembers the name for the next game
+    page.goto(server.url + "/")
+    assert page.locator("form.new-game:visible input[name='player_name']").input_value() == "Anna"
     host.close()
     stranger.context.close()
