@@ -146,3 +146,35 @@ def test_a_bad_name_is_refused_before_any_work(client: TestClient) -> None:
     wrong = client.put(f"/api/games/{game.id}/name", json={"name": "x" * 30}, headers=game.auth(0))
     assert wrong.status_code == 422
     assert [s["name"] for s in listed(client, game.id)["seats"]] == [None, None]
+
+
+def test_my_games_lists_the_seats_of_a_device_running_first_my_turn_first(
+    client: TestClient,
+) -> None:
+    key, other = "k" * 43, "o" * 43
+    waiting, playing = create_game(client), create_game(client)
+    for game, seat in ((waiting, 1), (playing, 0)):
+        tied = client.put(
+            f"/api/games/{game.id}/player", json={"key": key}, headers=game.auth(seat)
+        )
+        assert tied.status_code == 204, tied.text
+    mine = client.get("/api/me/games", headers={"Authorization": f"Bearer {key}"}).json()
+    assert [(g["id"], g["seat"], g["my_turn"]) for g in mine] == [
+        (playing.id, 0, True),
+        (waiting.id, 1, False),
+    ]
+    assert mine[1]["to_move"] == [0] and "token" not in str(mine)
+    nobody = client.get("/api/me/games", headers={"Authorization": f"Bearer {other}"})
+    assert nobody.status_code == 200 and nobody.json() == []
+
+
+def test_my_games_refuses_a_missing_key_or_a_foreign_seat(client: TestClient) -> None:
+    game = create_game(client)
+    assert client.get("/api/me/games").status_code == 403
+    short = client.get("/api/me/games", headers={"Authorization": "Bearer short"})
+    assert short.status_code == 403
+    url = f"/api/games/{game.id}/player"
+    assert client.put(url, json={"key": "k" * 43}).status_code == 403  # no seat token
+    bad = client.put(url, json={"key": "not a key!"}, headers=game.auth(0))
+    assert bad.status_code == 422
+    assert client.get("/api/me/games", headers={"Authorization": f"Bearer {'k' * 43}"}).json() == []

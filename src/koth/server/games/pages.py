@@ -121,6 +121,12 @@ def created_location(created: CreatedGameResponse) -> str:
     return f"/games/{created.id}/invite#{urlencode(fragment)}"
 
 
+@router.get("/me", response_class=HTMLResponse)
+async def my_games_page(request: Request, templates: TemplatesDep) -> HTMLResponse:
+    """The games played on this device (its player key stays in the browser)."""
+    return templates.TemplateResponse(request, "my_games.html", {})
+
+
 @router.get("/games/{game_id}/invite", response_class=HTMLResponse, dependencies=LOOKUP)
 async def invite_page(
     request: Request, game_id: str, games: GamesDep, templates: TemplatesDep

@@ -23,6 +23,7 @@ from koth.server.deps import (
     GamesDep,
     HintsDep,
     LanguageDep,
+    PlayerKeyDep,
     RateLimitsDep,
     SeatTokenDep,
     SocketsDep,
@@ -56,7 +57,9 @@ from koth.server.games.schemas import (
     GameStatus,
     GameSummary,
     HintResponse,
+    MyGame,
     ParamsCheckRequest,
+    PlayerKeyRequest,
     QrRequest,
     QrResponse,
     ReplayResponse,
@@ -211,6 +214,32 @@ async def name_seat(
     game_id: str, body: SeatNameRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
 ) -> StateMessage:
     return await games.name_seat(game_id, token, body.name, lang)
+
+
+@router.put(
+    "/games/{game_id}/player",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="Tie the seat of the token to this device's player key, for 'My games'",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=error_responses(*GAME_ERRORS),
+)
+async def tie_player(
+    game_id: str, body: PlayerKeyRequest, games: GamesDep, token: SeatTokenDep
+) -> None:
+    await games.tie_player(game_id, token, body.key)
+
+
+@router.get(
+    "/me/games",
+    tags=["play"],
+    dependencies=LOOKUP,
+    summary="The games of the seats tied to the player key: running first, those "
+    "where the seat is to act before the others",
+    responses=error_responses(ForbiddenError),
+)
+async def my_games(games: GamesDep, key: PlayerKeyDep, base: BaseUrlDep) -> list[MyGame]:
+    return await games.my_games(key, base)
 
 
 @router.post(

@@ -78,6 +78,18 @@ class TakeSeatRequest(BaseModel):
     )
 
 
+PLAYER_KEY_PATTERN = r"^[A-Za-z0-9_-]{32,64}$"
+
+
+class PlayerKeyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    key: str = Field(
+        pattern=PLAYER_KEY_PATTERN,
+        description="the device's random player key (32 to 64 URL-safe characters)",
+    )
+
+
 class QrRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -156,6 +168,12 @@ class GameSummary(BaseModel):
         "null while the game runs",
     )
     termination: str | None = Field(default=None, description="once finished: why it ended")
+
+
+class MyGame(GameSummary):
+    seat: int = Field(description="the seat this device plays")
+    to_move: list[int] = Field(description="the seats to act now (empty once over)")
+    my_turn: bool = Field(description="this seat is to act now")
 
 
 class SeatLink(SeatSummary):

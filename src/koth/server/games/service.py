@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
@@ -50,9 +51,11 @@ from koth.server.games.messages import (
 )
 from koth.server.games.notes import apply_noting, notes_after
 from koth.server.games.schemas import (
+    PLAYER_KEY_PATTERN,
     CreatedGameResponse,
     GameStatus,
     GameSummary,
+    MyGame,
     ReplayResponse,
     SeatKind,
     SeatLink,
@@ -425,6 +428,37 @@ class GameService:
         await self._db(self.repository.name_seat, game_id, seat, shown)
         await self._seats_changed(live)
         return state_message(live, seat, lang)
+
+    async def tie_player(self, game_id: str, token: str | None, key: str) -> None:
+        """The token's seat is played from the device of player ``key`` ("My games")."""
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("tying a seat to a player needs that seat's token")
+        await self._db(self.repository.tie_player, game_id, seat, security.hash_token(key))
+
+    async def my_games(self, key: str | None, base_url: str) -> list[MyGame]:
+        """The games of the device of player ``key``: running first, those where it is
+        to act before the others, then the newest."""
+        if key is None or not re.fullmatch(PLAYER_KEY_PATTERN, key):
+            raise ForbiddenError("'My games' needs this device's player key")
+        tied = await self._db(self.repository.player_seats, security.hash_token(key))
+        games = []
+        for stored, seat in tied:
+            to_move: list[int] = []
+            if stored.status is not GameStatus.FINISHED:
+                live = await self.live(stored.id)
+                stored = live.stored
+                if not live.state.is_terminal():
+                    to_move = [p for p in live.state.to_move().players if p >= 0]
+                    to_move = [p for p in to_move if p not in live.submitted]
+            entry = summary(stored, base_url)
+            games.append(
+                MyGame(**entry.model_dump(), seat=seat, to_move=to_move, my_turn=seat in to_move)
+            )
+        order = {GameStatus.RUNNING: 0, GameStatus.OPEN: 1, GameStatus.FINISHED: 2}
+        games.sort(key=lambda g: (order[g.status], not g.my_turn))
+        return games
 
     async def _seats_changed(self, live: LiveGame) -> None:
         """The stored seats changed: take them in, and tell every process and listener."""

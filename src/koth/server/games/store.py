@@ -78,6 +78,8 @@ class SeatRow(Base):
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
     #: the display name its person chose (None: shown as "Seat n")
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: sha256 of the player key of the device that plays the seat (ties a person's seats)
+    player_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -287,6 +289,32 @@ class Repository:
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(name=name)
             )
+
+    def tie_player(self, game_id: str, seat: int, player_hash: str) -> None:
+        """``seat`` is played from the device whose player key hashes to ``player_hash``."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(player_hash=player_hash)
+            )
+
+    def player_seats(self, player_hash: str, limit: int = 50) -> list[tuple[StoredGame, int]]:
+        """The games (newest first) with a seat tied to ``player_hash``, and that seat."""
+        with self._sessions() as session:
+            tied = session.execute(
+                select(SeatRow.game_id, SeatRow.seat)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.player_hash == player_hash)
+                .order_by(GameRow.created.desc())
+                .limit(limit)
+            ).all()
+        found = []
+        for game_id, seat in tied:
+            game = self.get_game(game_id)
+            if game is not None:
+                found.append((game, seat))
+        return found
 
     def _status_after_claim(self, session: Session, game_id: str) -> GameStatus:
         unclaimed = session.scalar(

@@ -20,6 +20,28 @@ KOTH.credentials = function () {
   return { token: token || null, seat: seat === null ? null : Number(seat) };
 };
 
+// this device's random player key: it ties the seats played here together ("My games")
+KOTH.playerKey = function () {
+  try {
+    let key = localStorage.getItem("koth.player");
+    if (!key) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem("koth.player", key);
+    }
+    return key;
+  } catch (e) { return null; }
+};
+
+// a seat played on this device: its link kept here, the seat tied to the player key
+KOTH.rememberSeat = function (gameId, seat, token, headers) {
+  const key = KOTH.playerKey();
+  if (!key || !token) return;
+  try { localStorage.setItem(`koth.seat.${gameId}`, JSON.stringify({ seat, token })); } catch (e) { /* not kept */ }
+  fetch(`/api/games/${gameId}/player`, { method: "PUT", headers, body: JSON.stringify({ key }) })
+    .catch(() => { /* offline: tied on the next visit */ });
+};
+
 KOTH.seatName = function (msg, seat) {
   if (seat === null || seat === undefined) return KOTH.t("spectator");
   const info = msg && msg.seats ? msg.seats[seat] : null;
@@ -185,6 +207,7 @@ class Table {
     let name = "";
     try { name = localStorage.getItem("koth.name") || ""; } catch (e) { name = ""; }
     this.named = true;
+    KOTH.rememberSeat(this.gameId, msg.seat, this.credentials.token, this.headers());
     if (!info || info.name || !name) return;
     fetch(`/api/games/${this.gameId}/name`, { method: "PUT", headers: this.headers(), body: JSON.stringify({ name }) })
       .catch(() => { /* offline: the seat stays "Seat n" until the next visit */ });

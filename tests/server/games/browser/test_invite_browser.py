@@ -79,6 +79,13 @@ def test_a_friend_is_invited_and_a_stranger_takes_the_open_seat_from_the_lobby(
     assert item.locator(".badge").inner_text() == "running"
     assert item.locator("button.take-seat").count() == 0
     assert "Boris" in item.locator(".seat-chip").nth(1).inner_text()
+    # "My games", from the header of any page: the game, with this device's own seat link
+    stranger.click("a.my-games-link")
+    mine = stranger.locator(f"#my-game-list .game-item[data-game-id='{game_id}']")
+    mine.wait_for()
+    assert "#seat=1&token=" in str(mine.locator("a.game-name").get_attribute("href"))
+    assert "Anna" in mine.inner_text() and mine.locator(".turn").inner_text() == "your turn"
+    stranger.screenshot(path=str(SCREENSHOTS / f"my-games-{size}.png"), full_page=True)
     page.reload()  # the creator's device remembers the name for the next game
     page.goto(server.url + "/")
     assert page.locator("form.new-game:visible input[name='player_name']").input_value() == "Anna"
