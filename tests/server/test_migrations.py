@@ -30,3 +30,45 @@ def test_the_migrated_database_matches_the_models(database_url: str) -> None:
     finally:
         engine.dispose()
     assert differences == []
+
+
+def test_the_lobby_facts_migration_counts_the_stored_decisions(database_url: str) -> None:
+    from alembic import command
+    from sqlalchemy import text
+
+    from koth.server.database import alembic_config
+
+    engine = make_engine(database_url)
+    try:
+        config = alembic_config(engine)
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0004_analyses")
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, game_name, params, chance_seed, created, status, "
+                    "version) VALUES ('g1', 'toy_duel', '{}', 1, CURRENT_TIMESTAMP, "
+                    "'running', 3)"
+                )
+            )
+            for version, move in enumerate(
+                (
+                    '{"player": -1, "action": "5"}',
+                    '{"player": -1, "action": "2"}',
+                    '{"player": 0, "action": "stake 2"}',
+                ),
+                start=1,
+            ):
+                connection.execute(
+                    text(
+                        "INSERT INTO moves (game_id, version, move, created) "
+                        "VALUES ('g1', :v, :m, CURRENT_TIMESTAMP)"
+                    ),
+                    {"v": version, "m": move},
+                )
+        migrate(engine)
+        with engine.connect() as connection:
+            row = connection.execute(text("SELECT decisions, outcome FROM games")).one()
+    finally:
+        engine.dispose()
+    assert tuple(row) == (1, None)

@@ -111,6 +111,19 @@ async def get_seat_token(
     return credentials.credentials if credentials is not None else None
 
 
+_player_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="PlayerKey",
+    description="The device's random player key, which ties the seats it joined together.",
+)
+
+
+async def get_player_key(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_player_bearer)],
+) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
 async def get_quiz_token(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_quiz_bearer)],
 ) -> str | None:
@@ -186,6 +199,7 @@ QuizDep = Annotated[QuizService, Depends(get_quiz)]
 SeriesDep = Annotated[SeriesService, Depends(get_series)]
 SeatTokenDep = Annotated[str | None, Depends(get_seat_token)]
 QuizTokenDep = Annotated[str | None, Depends(get_quiz_token)]
+PlayerKeyDep = Annotated[str | None, Depends(get_player_key)]
 BaseUrlDep = Annotated[str, Depends(get_base_url)]
 HostEventDep = Annotated[LiveEvent, Depends(get_host_event)]
 ClientDep = Annotated[str, Depends(get_client)]

@@ -51,6 +51,7 @@ class ErrorCode(enum.StrEnum):
     ALREADY_ANSWERED = "already_answered"
     NAME_TAKEN = "name_taken"
     JOIN_CLOSED = "join_closed"
+    SEAT_TAKEN = "seat_taken"
     STORAGE_UNAVAILABLE = "storage_unavailable"
     RATE_LIMITED = "rate_limited"
     TOO_MANY_CONNECTIONS = "too_many_connections"
@@ -121,6 +122,10 @@ class NameTakenError(ServerError):
 
 class JoinClosedError(ServerError):
     """The event no longer takes new teams."""
+
+
+class SeatTakenError(ServerError):
+    """The seat is not open: a person holds it already (or it is the computer's)."""
 
 
 class IllegalDeclarationError(ServerError, IllegalActionError):
@@ -199,6 +204,9 @@ ERROR_TABLE: dict[type[KothError], ErrorKind] = {
     ),
     JoinClosedError: ErrorKind(
         HTTPStatus.CONFLICT, ErrorCode.JOIN_CLOSED, N_("the event takes no new teams")
+    ),
+    SeatTakenError: ErrorKind(
+        HTTPStatus.CONFLICT, ErrorCode.SEAT_TAKEN, N_("this seat is not open any more")
     ),
     InvalidRequestError: ErrorKind(
         HTTPStatus.UNPROCESSABLE_ENTITY, ErrorCode.INVALID_REQUEST, N_("values that cannot be used")

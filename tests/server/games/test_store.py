@@ -187,11 +187,15 @@ def test_pages_render(client: TestClient, seats: int) -> None:
         "game=toy_duel&param.max_card=5&seat.0.kind=human&seat.1.kind=computer&seat.1.agent=random"
     )
     created = client.post(
-        "/lobby/create", content=form, headers={"Content-Type": "application/x-www-form-urlencoded"}
+        "/lobby/create",
+        content=form,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        follow_redirects=False,
     )
-    assert created.status_code == 200 and created.text.count("#seat=0&amp;token=") >= 1
-    assert "<svg" in created.text  # a QR code per join link
+    # the creator is sent to the table, seated (the token in the fragment)
+    assert created.status_code == 303 and "#seat=0&token=" in created.headers["location"]
     game_id = client.get("/api/games").json()[0]["id"]
+    assert created.headers["location"].startswith(f"/games/{game_id}#")
     assert client.get(f"/api/games/{game_id}").json()["params"] == {"max_card": 5}
     assert client.get(f"/games/{game_id}").status_code == 200
     assert client.get(f"/games/{game_id}/replay").status_code == 200
@@ -203,3 +207,25 @@ def test_pages_render(client: TestClient, seats: int) -> None:
     )
     assert bad.status_code == 422 and "max_card" in bad.text
     assert client.get("/static/client.js").status_code == 200
+
+
+def test_of_two_takers_of_an_open_seat_exactly_one_wins(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    repository = Repository(engine)
+    repository.create_game(
+        game_id="open",
+        game_name="toy_duel",
+        params={},
+        chance_seed=1,
+        seats=[
+            StoredSeat(0, SeatKind.HUMAN, None, None, "a" * 64, claimed=True),
+            StoredSeat(1, SeatKind.HUMAN, None, None, "b" * 64, claimed=False),
+        ],
+        status=GameStatus.OPEN,
+        initial_moves=[],
+    )
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda h: repository.take_seat("open", 1, h), ["c" * 64] * 4))
+    engine.dispose()
+    assert results.count(GameStatus.RUNNING) == 1 and results.count(None) == 3

@@ -18,6 +18,7 @@ EN: Final = {
     "seat_you": N_("{seat} (you)"),
     "you_watch": N_("You are watching as a spectator."),
     "you_are": N_("You are Seat {n}."),
+    "you_are_named": N_("You are {name} (Seat {n})."),
     "a_draw": N_("a draw"),
     "you_share": N_("you share the win"),
     "you_won": N_("you won"),

@@ -15,6 +15,8 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
+import segno
+
 from koth.core.game import Game
 from koth.core.state import GameState
 from koth.i18n import DEFAULT
@@ -63,7 +65,14 @@ def action_entry(game: Game[Any, Any, Any], action: Any) -> LegalAction:
 
 def seat_list(game: StoredGame) -> list[SeatSummary]:
     return [
-        SeatSummary(seat=s.seat, kind=s.kind, agent=s.agent, budget=s.budget, claimed=s.claimed)
+        SeatSummary(
+            seat=s.seat,
+            kind=s.kind,
+            agent=s.agent,
+            budget=s.budget,
+            claimed=s.claimed,
+            name=s.name,
+        )
         for s in game.seats
     ]
 
@@ -130,6 +139,11 @@ def join_url(base: str, game_id: str, seat: int, token: str) -> str:
     return f"{base}/games/{game_id}#seat={seat}&token={token}"
 
 
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an inline SVG image."""
+    return str(segno.make(text, error="m").svg_inline(scale=3, dark="#1d2433"))
+
+
 def summary(game: StoredGame, base: str) -> GameSummary:
     """A game as the lobby lists it."""
     return GameSummary(
@@ -138,28 +152,22 @@ def summary(game: StoredGame, base: str) -> GameSummary:
         params=game.params,
         status=game.status,
         version=game.version,
+        decisions=game.decisions,
         created=game.created,
         seats=seat_list(game),
         spectate_url=spectate_url(base, game.id),
+        winners=list(game.outcome["winners"]) if game.outcome is not None else None,
+        termination=str(game.outcome["termination"]) if game.outcome is not None else None,
     )
 
 
 def created_response(game: StoredGame, tokens: Mapping[int, str], base: str) -> CreatedGameResponse:
     """What the creator of a game gets: every human seat's secret join link, once."""
     seats = []
-    for s in game.seats:
+    for s in seat_list(game):
         token = tokens.get(s.seat)
-        seats.append(
-            SeatLink(
-                seat=s.seat,
-                kind=s.kind,
-                agent=s.agent,
-                budget=s.budget,
-                claimed=s.claimed,
-                token=token,
-                join_url=join_url(base, game.id, s.seat, token) if token else None,
-            )
-        )
+        link = join_url(base, game.id, s.seat, token) if token else None
+        seats.append(SeatLink(**s.model_dump(), token=token, join_url=link))
     return CreatedGameResponse(
         id=game.id,
         game=game.game_name,

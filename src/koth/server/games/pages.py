@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
-import segno
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from koth.agents.levels import strongest
 from koth.core.errors import InvalidParamsError, KothError
@@ -26,7 +26,7 @@ from koth.server.errors import api_error_from
 from koth.server.games import i18n as texts
 from koth.server.games.agents import agent_names
 from koth.server.games.catalog import GameInfo, ParamField, game_info, offered_games
-from koth.server.games.schemas import GameStatus, SeatKind
+from koth.server.games.schemas import CreatedGameResponse, GameStatus, SeatKind
 from koth.server.games.service import SeatRequest
 from koth.server.games.wording import level_names, levels_words, option_words
 from koth.server.ratelimit import Action
@@ -74,7 +74,7 @@ async def lobby_page(
     )
 
 
-@router.post("/lobby/create", response_class=HTMLResponse)
+@router.post("/lobby/create", response_model=None)
 async def create_from_form(
     request: Request,
     games: GamesDep,
@@ -82,7 +82,7 @@ async def create_from_form(
     base: BaseUrlDep,
     limits: RateLimitsDep,
     client: ClientDep,
-) -> HTMLResponse:
+) -> HTMLResponse | RedirectResponse:
     body = (await request.body())[:MAX_FORM_BYTES].decode("utf-8", errors="replace")
     form = {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
     try:
@@ -90,7 +90,7 @@ async def create_from_form(
         info = game_info(form.get("game", ""))
         params = _params_from_form(info, form)
         seats = _seats_from_form(form)
-        response = await games.create(info.name, params, seats, base)
+        response = await games.create(info.name, params, seats, base, creator_seated=True)
     except KothError as exc:
         lang = await get_language(request)
         error = api_error_from(exc, lang)
@@ -103,17 +103,40 @@ async def create_from_form(
             },
             status_code=error.status,
         )
-    qr = {
-        s.seat: segno.make(s.join_url, error="m").svg_inline(scale=3, dark="#1d2433")
-        for s in response.seats
-        if s.join_url
-    }
-    lang = await get_language(request)
-    return templates.TemplateResponse(
-        request,
-        "created.html",
-        {"created": response, "qr": qr, "title": info.title, "agent_names": level_names(lang)},
-    )
+    return RedirectResponse(created_location(response), status_code=303)
+
+
+def created_location(created: CreatedGameResponse) -> str:
+    """Where the creator goes once the game is made (a reload never makes another): the
+    table, seated at the first person's seat; with other people to invite, the invite
+    page first. The secret tokens travel in the fragment, which no request carries."""
+    tokens = {s.seat: s.token for s in created.seats if s.token}
+    if not tokens:
+        return f"/games/{created.id}"
+    mine = min(tokens)
+    fragment = {"seat": str(mine), "token": tokens[mine]}
+    if len(tokens) == 1:
+        return f"/games/{created.id}#{urlencode(fragment)}"
+    fragment.update({f"s{seat}": token for seat, token in tokens.items() if seat != mine})
+    return f"/games/{created.id}/invite#{urlencode(fragment)}"
+
+
+@router.get("/me", response_class=HTMLResponse)
+async def my_games_page(request: Request, templates: TemplatesDep) -> HTMLResponse:
+    """The games played on this device (its player key stays in the browser)."""
+    return templates.TemplateResponse(request, "my_games.html", {})
+
+
+@router.get("/games/{game_id}/invite", response_class=HTMLResponse, dependencies=LOOKUP)
+async def invite_page(
+    request: Request, game_id: str, games: GamesDep, templates: TemplatesDep
+) -> HTMLResponse:
+    """The join links of the game's other seats, each with Copy, Share and a QR code;
+    the links themselves are kept only on the creator's device."""
+    context = await _page_context(request, games, game_id)
+    if context is None:
+        return _not_found(request, templates, game_id)
+    return templates.TemplateResponse(request, "invite.html", context)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, dependencies=LOOKUP)
@@ -216,4 +239,9 @@ def _seats_from_form(form: dict[str, str]) -> list[SeatRequest]:
         agent = form.get(f"seat.{index}.level") or form.get(f"seat.{index}.agent") or None
         seats.append(SeatRequest(kind, agent if kind is SeatKind.COMPUTER else None, budget))
         index += 1
+    # the creator's name goes to the first person's seat, the creator's own
+    name = form.get("player_name", "").strip()
+    people = [i for i, seat in enumerate(seats) if seat.kind is SeatKind.HUMAN]
+    if name and people:
+        seats[people[0]] = replace(seats[people[0]], name=name)
     return seats

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response, WebSocket, status
+from fastapi import APIRouter, Path, Query, Response, WebSocket, status
 
 from koth.core.errors import (
     GameOverError,
@@ -23,6 +23,7 @@ from koth.server.deps import (
     GamesDep,
     HintsDep,
     LanguageDep,
+    PlayerKeyDep,
     RateLimitsDep,
     SeatTokenDep,
     SocketsDep,
@@ -39,11 +40,13 @@ from koth.server.errors import (
     NotSubmittedError,
     PayloadTooLargeError,
     RateLimitedError,
+    SeatTakenError,
     StaleVersionError,
     UnknownGameError,
     error_responses,
 )
 from koth.server.games.catalog import catalog, check_table
+from koth.server.games.messages import qr_svg
 from koth.server.games.schemas import (
     ActionRequest,
     CatalogEntry,
@@ -54,10 +57,17 @@ from koth.server.games.schemas import (
     GameStatus,
     GameSummary,
     HintResponse,
+    MyGame,
     ParamsCheckRequest,
+    PlayerKeyRequest,
+    QrRequest,
+    QrResponse,
     ReplayResponse,
+    SeatLink,
+    SeatNameRequest,
     StateMessage,
     TableInfo,
+    TakeSeatRequest,
 )
 from koth.server.games.service import SeatRequest
 from koth.server.ratelimit import Action
@@ -122,11 +132,40 @@ async def create_game(
     body: CreateGameRequest, games: GamesDep, base: BaseUrlDep
 ) -> CreatedGameResponse:
     seats = (
-        [SeatRequest(s.kind, s.agent, s.budget) for s in body.seats]
+        [SeatRequest(s.kind, s.agent, s.budget, s.name) for s in body.seats]
         if body.seats is not None
         else None
     )
     return await games.create(body.game, body.params, seats, base)
+
+
+@router.post(
+    "/games/{game_id}/seats/{seat}/take",
+    tags=["lobby"],
+    dependencies=[limited(Action.ACT)],
+    summary="Take an open person's seat: its new secret token and join link, given once; "
+    "of two takers one wins, the other is told the seat is taken",
+    responses=error_responses(NotFoundError, InvalidRequestError, SeatTakenError, GameOverError),
+)
+async def take_seat(
+    game_id: str,
+    seat: Annotated[int, Path(ge=0, le=63, description="the seat, from 0")],
+    games: GamesDep,
+    base: BaseUrlDep,
+    body: TakeSeatRequest | None = None,
+) -> SeatLink:
+    return await games.take_seat(game_id, seat, base, body.name if body else None)
+
+
+@router.post(
+    "/qr",
+    tags=["lobby"],
+    dependencies=LOOKUP,
+    summary="A QR code of a text (a join link): the link travels in the body, never in "
+    "a request line that logs keep",
+)
+async def qr_code(body: QrRequest) -> QrResponse:
+    return QrResponse(svg=qr_svg(body.text))
 
 
 # -------------------------------------------------------------------- play
@@ -162,6 +201,45 @@ async def post_action(
     game_id: str, body: ActionRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
 ) -> StateMessage:
     return await games.act(game_id, token, body.chosen, body.version, lang)
+
+
+@router.put(
+    "/games/{game_id}/name",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="The name shown for the seat of the token (instead of 'Seat n')",
+    responses=error_responses(*GAME_ERRORS, InvalidRequestError),
+)
+async def name_seat(
+    game_id: str, body: SeatNameRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
+) -> StateMessage:
+    return await games.name_seat(game_id, token, body.name, lang)
+
+
+@router.put(
+    "/games/{game_id}/player",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="Tie the seat of the token to this device's player key, for 'My games'",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=error_responses(*GAME_ERRORS),
+)
+async def tie_player(
+    game_id: str, body: PlayerKeyRequest, games: GamesDep, token: SeatTokenDep
+) -> None:
+    await games.tie_player(game_id, token, body.key)
+
+
+@router.get(
+    "/me/games",
+    tags=["play"],
+    dependencies=LOOKUP,
+    summary="The games of the seats tied to the player key: running first, those "
+    "where the seat is to act before the others",
+    responses=error_responses(ForbiddenError),
+)
+async def my_games(games: GamesDep, key: PlayerKeyDep, base: BaseUrlDep) -> list[MyGame]:
+    return await games.my_games(key, base)
 
 
 @router.post(

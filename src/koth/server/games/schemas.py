@@ -43,6 +43,12 @@ class SeatConfig(RequestBody):
         description="computer seats running mcts or ismcts: search iterations per move "
         "(at most the server's max_agent_iterations)",
     )
+    name: str | None = Field(
+        default=None,
+        max_length=200,
+        description="people's seats: the name shown for the seat (1 to 24 visible "
+        "characters, normalised; default: 'Seat n')",
+    )
 
 
 class CreateGameRequest(RequestBody):
@@ -60,6 +66,37 @@ class CreateGameRequest(RequestBody):
 def _no_default(schema: dict[str, Any]) -> None:
     """A field that is either given or absent: its schema names no default (null)."""
     schema.pop("default", None)
+
+
+class SeatNameRequest(RequestBody):
+    name: str = Field(
+        max_length=200,
+        description="the name shown for the seat (1 to 24 visible characters, normalised)",
+    )
+
+
+class TakeSeatRequest(RequestBody):
+    name: str | None = Field(
+        default=None, max_length=200, description="the name shown for the seat taken"
+    )
+
+
+PLAYER_KEY_PATTERN = r"^[A-Za-z0-9_-]{32,64}$"
+
+
+class PlayerKeyRequest(RequestBody):
+    key: str = Field(
+        pattern=PLAYER_KEY_PATTERN,
+        description="the device's random player key (32 to 64 URL-safe characters)",
+    )
+
+
+class QrRequest(RequestBody):
+    text: str = Field(min_length=1, max_length=600, description="what the code reads as")
+
+
+class QrResponse(BaseModel):
+    svg: str = Field(description="the QR code as an inline SVG image")
 
 
 class ActionRequest(RequestBody):
@@ -114,6 +151,7 @@ class SeatSummary(BaseModel):
     agent: str | None = None
     budget: int | None = None
     claimed: bool
+    name: str | None = Field(default=None, description="the name its person chose, if any")
 
 
 class GameSummary(BaseModel):
@@ -121,10 +159,23 @@ class GameSummary(BaseModel):
     game: str
     params: dict[str, Any]
     status: GameStatus
-    version: int
+    version: int = Field(description="moves stored so far, chance steps included")
+    decisions: int = Field(description="moves the seats chose (chance steps not counted)")
     created: datetime
     seats: list[SeatSummary]
     spectate_url: str
+    winners: list[int] | None = Field(
+        default=None,
+        description="once finished: the winning seats (empty: nobody won); "
+        "null while the game runs",
+    )
+    termination: str | None = Field(default=None, description="once finished: why it ended")
+
+
+class MyGame(GameSummary):
+    seat: int = Field(description="the seat this device plays")
+    to_move: list[int] = Field(description="the seats to act now (empty once over)")
+    my_turn: bool = Field(description="this seat is to act now")
 
 
 class SeatLink(SeatSummary):
@@ -254,6 +305,9 @@ class ReplayResponse(BaseModel):
     params: dict[str, Any]
     seat: int | None
     finished: bool
+    seats: list[SeatSummary] = Field(
+        default_factory=list, description="the game's seats, with their people's names"
+    )
     frames: list[ReplayFrame]
     logs: dict[str, list[LogEntry]] = Field(
         default_factory=dict,

@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
-from koth.core.errors import InvalidParamsError
+from koth.core.errors import GameOverError, InvalidParamsError
 from koth.core.log import LogBook
 from koth.core.players import NodeKind
 from koth.core.record import GameRecord, RecordedMove, moves_from_record
@@ -28,9 +29,11 @@ from koth.server import security
 from koth.server.broker import Broker
 from koth.server.errors import (
     ForbiddenError,
+    InvalidRequestError,
     NotFinishedError,
     NotFoundError,
     NotSubmittedError,
+    SeatTakenError,
     StaleVersionError,
     TooManyConnectionsError,
 )
@@ -40,24 +43,30 @@ from koth.server.games.live import Audience, LiveGame, LiveHub, Subscriber
 from koth.server.games.log import log_entries
 from koth.server.games.messages import (
     created_response,
+    join_url,
     replay_frame,
+    seat_list,
     state_message,
     summary,
 )
 from koth.server.games.notes import apply_noting, notes_after
 from koth.server.games.schemas import (
+    PLAYER_KEY_PATTERN,
     CreatedGameResponse,
     GameStatus,
     GameSummary,
+    MyGame,
     ReplayResponse,
     SeatKind,
+    SeatLink,
     StateMessage,
     TableInfo,
 )
-from koth.server.games.store import Repository, StoredSeat, TurnClaim
+from koth.server.games.store import Repository, StoredSeat, TurnClaim, count_decisions
 from koth.server.listeners import Sink
 from koth.server.memory import LiveCache
 from koth.server.metrics import MOVES
+from koth.server.names import player_name
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +80,8 @@ class SeatRequest:
     kind: SeatKind = SeatKind.HUMAN
     agent: str | None = None
     budget: int | None = None
+    #: a person's seat: the name shown for it, as typed (checked at creation)
+    name: str | None = None
 
 
 def owes_computer(
@@ -127,6 +138,11 @@ def _seat_is(seat: int) -> Callable[[Audience], bool]:
     return lambda audience: audience[0] == seat
 
 
+def _outcome_json(state: GameState[Any, Any]) -> dict[str, Any] | None:
+    outcome = state.outcome()
+    return dict(outcome.to_json()) if outcome is not None else None
+
+
 class GameService:
     """The one entry point of routes, pages, websockets and the computer worker."""
 
@@ -167,10 +183,16 @@ class GameService:
         params: dict[str, Any],
         seats: Sequence[SeatRequest] | None,
         base_url: str,
+        *,
+        creator_seated: bool = False,
     ) -> CreatedGameResponse:
-        """A new game; the response holds each human seat's secret join link (once)."""
+        """A new game; the response holds each human seat's secret join link (once).
+        ``creator_seated``: the first human seat is the creator's, taken at once (the
+        lobby then offers only the others)."""
+        requests = list(seats) if seats else []
+        names = {i: player_name(r.name) for i, r in enumerate(requests) if r.name is not None}
         game = make_game(game_name, params)
-        requests = list(seats) if seats else [SeatRequest() for _ in range(game.num_players)]
+        requests = requests if requests else [SeatRequest() for _ in range(game.num_players)]
         if len(requests) != game.num_players:
             raise InvalidParamsError(
                 f"{game_name} with these parameters seats {game.num_players} players, "
@@ -189,15 +211,25 @@ class GameService:
                     StoredSeat(index, SeatKind.COMPUTER, agent, request.budget, None, claimed=True)
                 )
             else:
+                seated = creator_seated and not tokens
                 tokens[index] = security.new_token()
                 token_hash = security.hash_token(tokens[index])
                 stored_seats.append(
-                    StoredSeat(index, SeatKind.HUMAN, None, None, token_hash, claimed=False)
+                    StoredSeat(
+                        index,
+                        SeatKind.HUMAN,
+                        None,
+                        None,
+                        token_hash,
+                        claimed=seated,
+                        name=names.get(index),
+                    )
                 )
         seed = secrets.randbits(63)
         state = game.new_initial_state()
         initial_moves = resolve_chance(state, seed, 0)
-        status = GameStatus.RUNNING if not tokens else GameStatus.OPEN
+        waiting = any(s.kind is SeatKind.HUMAN and not s.claimed for s in stored_seats)
+        status = GameStatus.OPEN if waiting else GameStatus.RUNNING
         if state.is_terminal():
             status = GameStatus.FINISHED
         stored = await self._db(
@@ -210,6 +242,7 @@ class GameService:
             status=status,
             initial_moves=initial_moves,
             computer_due=owes_computer(stored_seats, state),
+            outcome=_outcome_json(state),
         )
         start = game.new_initial_state()
         book = LogBook(start)
@@ -400,6 +433,92 @@ class GameService:
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
 
+    async def take_seat(
+        self, game_id: str, seat: int, base_url: str, name: str | None = None
+    ) -> SeatLink:
+        """Hand the open human ``seat`` to whoever asks first: a new secret token (the
+        creator's link of that seat stops working), given out once; ``name``: shown for
+        the seat."""
+        shown = player_name(name) if name is not None else None
+        live = await self.live(game_id)
+        seats = live.stored.seats
+        if not 0 <= seat < len(seats):
+            raise InvalidRequestError(
+                f"seat {seat}: game {game_id} has seats 0 to {len(seats) - 1}"
+            )
+        if live.state.is_terminal():
+            raise GameOverError(f"game {game_id} is over: its seats cannot be taken")
+        if seats[seat].kind is not SeatKind.HUMAN or seats[seat].claimed:
+            raise SeatTakenError(f"seat {seat} of game {game_id} is not open")
+        token = security.new_token()
+        status = await self._db(
+            self.repository.take_seat, game_id, seat, security.hash_token(token), shown
+        )
+        if status is None:
+            raise SeatTakenError(f"seat {seat} of game {game_id} was taken just now")
+        await self._seats_changed(live)
+        return SeatLink(
+            seat=seat,
+            kind=SeatKind.HUMAN,
+            claimed=True,
+            name=shown,
+            token=token,
+            join_url=join_url(base_url, game_id, seat, token),
+        )
+
+    async def name_seat(
+        self, game_id: str, token: str | None, name: str, lang: str = DEFAULT
+    ) -> StateMessage:
+        """Show ``name`` for the token's seat from now on; every listener is told."""
+        shown = player_name(name)
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("naming a seat needs that seat's token")
+        await self._db(self.repository.name_seat, game_id, seat, shown)
+        await self._seats_changed(live)
+        return state_message(live, seat, lang)
+
+    async def tie_player(self, game_id: str, token: str | None, key: str) -> None:
+        """The token's seat is played from the device of player ``key`` ("My games")."""
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("tying a seat to a player needs that seat's token")
+        await self._db(self.repository.tie_player, game_id, seat, security.hash_token(key))
+
+    async def my_games(self, key: str | None, base_url: str) -> list[MyGame]:
+        """The games of the device of player ``key``: running first, those where it is
+        to act before the others, then the newest."""
+        if key is None or not re.fullmatch(PLAYER_KEY_PATTERN, key):
+            raise ForbiddenError("'My games' needs this device's player key")
+        tied = await self._db(self.repository.player_seats, security.hash_token(key))
+        games = []
+        for stored, seat in tied:
+            to_move: list[int] = []
+            if stored.status is not GameStatus.FINISHED:
+                live = await self.live(stored.id)
+                stored = live.stored
+                if not live.state.is_terminal():
+                    to_move = [p for p in live.state.to_move().players if p >= 0]
+                    to_move = [p for p in to_move if p not in live.submitted]
+            entry = summary(stored, base_url)
+            games.append(
+                MyGame(**entry.model_dump(), seat=seat, to_move=to_move, my_turn=seat in to_move)
+            )
+        order = {GameStatus.RUNNING: 0, GameStatus.OPEN: 1, GameStatus.FINISHED: 2}
+        games.sort(key=lambda g: (order[g.status], not g.my_turn))
+        return games
+
+    async def _seats_changed(self, live: LiveGame) -> None:
+        """The stored seats changed: take them in, and tell every process and listener."""
+        async with live.lock:
+            stored = await self._db(self.repository.get_game, live.stored.id)
+            if stored is not None:
+                live.stored = replace(live.stored, seats=stored.seats, status=stored.status)
+        self._announce(live.stored.id, live.version)
+        self._fan_out(live)
+
     async def message(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
@@ -535,6 +654,7 @@ class GameService:
             status=status,
             pending=pending,
             computer_due=owes_computer(live.stored.seats, after),
+            outcome=_outcome_json(after),
         )
         MOVES.inc(committed)
         book = live.book.copy() if live.book is not None else None
@@ -544,10 +664,14 @@ class GameService:
         live.version = version
         live.submitted, live.pending = frozenset(), {}
         live.hints = {(v, seat) for v, seat in live.hints if v >= version}
-        if status is not None:
-            live.stored = replace(live.stored, status=status, version=version)
-        else:
-            live.stored = replace(live.stored, version=version)
+        decisions = live.stored.decisions + count_decisions(moves)
+        live.stored = replace(
+            live.stored,
+            status=status or live.stored.status,
+            version=version,
+            decisions=decisions,
+            outcome=_outcome_json(after),
+        )
 
     def note_hint(self, game_id: str, version: int, seat: int) -> None:
         """``seat`` was given a hint at ``version``: its move there is marked so (in this
@@ -579,6 +703,7 @@ class GameService:
             params=live.game.params.to_json(),
             seat=seat,
             finished=finished,
+            seats=seat_list(live.stored),
             frames=frames,
             logs={
                 ("spectator" if s is None else str(s)): log_entries(live.book.entries(s), lang)

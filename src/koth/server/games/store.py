@@ -66,6 +66,10 @@ class GameRow(Base):
     #: the last move (or the creation): an unfinished game idle for the abandon days
     #: expires
     updated: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: how many of those moves were decisions of the seats (chance steps left out)
+    decisions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: koth.core.outcome.Outcome as JSON once the game is over (why it ended, who won)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):
@@ -81,6 +85,10 @@ class SeatRow(Base):
     #: sha256 of the seat token; the token itself is only ever shown to the creator
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the display name its person chose (None: shown as "Seat n")
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: sha256 of the player key of the device that plays the seat (ties a person's seats)
+    player_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -132,6 +140,7 @@ class StoredSeat:
     budget: int | None
     token_hash: str | None
     claimed: bool
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +153,10 @@ class StoredGame:
     status: GameStatus
     version: int
     seats: tuple[StoredSeat, ...]
+    #: moves that were a seat's decision (chance steps not counted)
+    decisions: int = 0
+    #: the outcome as JSON once the game is over
+    outcome: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +171,11 @@ class Changes:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def count_decisions(moves: Sequence[dict[str, Any]]) -> int:
+    """How many of the stored ``moves`` a seat chose (a chance step's player is -1)."""
+    return sum(1 for m in moves if m.get("player") != -1)
 
 
 class Repository:
@@ -179,6 +197,7 @@ class Repository:
         status: GameStatus,
         initial_moves: Sequence[dict[str, Any]],
         computer_due: bool = False,
+        outcome: dict[str, Any] | None = None,
     ) -> StoredGame:
         created = _now()
         with self._sessions.begin() as session:
@@ -193,6 +212,8 @@ class Repository:
                     version=len(initial_moves),
                     computer_due=computer_due,
                     updated=created,
+                    decisions=count_decisions(initial_moves),
+                    outcome=outcome,
                 )
             )
             session.flush()  # the game row first: seats and moves reference it
@@ -205,6 +226,7 @@ class Repository:
                     budget=s.budget,
                     token_hash=s.token_hash,
                     claimed=s.claimed,
+                    name=s.name,
                 )
                 for s in seats
             )
@@ -287,25 +309,84 @@ class Repository:
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(claimed=True)
             )
-            unclaimed = session.scalar(
-                select(func.count())
-                .select_from(SeatRow)
+            return self._status_after_claim(session, game_id)
+
+    def take_seat(
+        self, game_id: str, seat: int, token_hash: str, name: str | None = None
+    ) -> GameStatus | None:
+        """Give the open human ``seat`` a new token (its hash) and mark it claimed, in
+        one compare-and-set: of two takers exactly one matches. Returns the game's
+        status afterwards, or None when the seat was not open."""
+        with self._sessions.begin() as session:
+            result = session.execute(
+                update(SeatRow)
                 .where(
                     SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
                     SeatRow.kind == SeatKind.HUMAN,
                     SeatRow.claimed.is_(False),
                 )
+                .values(claimed=True, token_hash=token_hash, name=name)
             )
-            if unclaimed == 0:
-                session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.status == GameStatus.OPEN)
-                    .values(status=GameStatus.RUNNING)
-                )
-            status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
-            if status is None:
-                raise NotFoundError(f"no game {game_id!r}")
-            return GameStatus(status)
+            if _rows(result) != 1:
+                return None
+            return self._status_after_claim(session, game_id)
+
+    def name_seat(self, game_id: str, seat: int, name: str) -> None:
+        """Show ``name`` for ``seat`` from now on."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(name=name)
+            )
+
+    def tie_player(self, game_id: str, seat: int, player_hash: str) -> None:
+        """``seat`` is played from the device whose player key hashes to ``player_hash``."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(player_hash=player_hash)
+            )
+
+    def player_seats(self, player_hash: str, limit: int = 50) -> list[tuple[StoredGame, int]]:
+        """The games (newest first) with a seat tied to ``player_hash``, and that seat."""
+        with self._sessions() as session:
+            tied = session.execute(
+                select(SeatRow.game_id, SeatRow.seat)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(SeatRow.player_hash == player_hash)
+                .order_by(GameRow.created.desc())
+                .limit(limit)
+            ).all()
+        found = []
+        for game_id, seat in tied:
+            game = self.get_game(game_id)
+            if game is not None:
+                found.append((game, seat))
+        return found
+
+    def _status_after_claim(self, session: Session, game_id: str) -> GameStatus:
+        unclaimed = session.scalar(
+            select(func.count())
+            .select_from(SeatRow)
+            .where(
+                SeatRow.game_id == game_id,
+                SeatRow.kind == SeatKind.HUMAN,
+                SeatRow.claimed.is_(False),
+            )
+        )
+        if unclaimed == 0:
+            session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.status == GameStatus.OPEN)
+                .values(status=GameStatus.RUNNING)
+            )
+        status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
+        if status is None:
+            raise NotFoundError(f"no game {game_id!r}")
+        return GameStatus(status)
 
     # ----------------------------------------------------------------- moves
     def changes(self, game_id: str, after: int) -> Changes | None:
@@ -357,12 +438,14 @@ class Repository:
         status: GameStatus | None = None,
         pending: tuple[int, str] | None = None,
         computer_due: bool = False,
+        outcome: dict[str, Any] | None = None,
     ) -> int:
         """Append ``moves`` after version ``expected_version`` in one transaction (with
         the submission ``pending`` that completed a simultaneous node, if any).
 
         Returns the new version; raises StaleVersionError if the game is no longer at
-        ``expected_version`` (another writer appended first).
+        ``expected_version`` (another writer appended first). ``outcome``: the game's
+        end, stored with the moves that reach it.
         """
         new_version = expected_version + len(moves)
         now = _now()
@@ -370,9 +453,12 @@ class Repository:
             "version": new_version,
             "computer_due": computer_due,
             "updated": now,
+            "decisions": GameRow.decisions + count_decisions(moves),
         }
         if status is not None:
             values["status"] = status
+        if outcome is not None:
+            values["outcome"] = outcome
         try:
             with self._sessions.begin() as session:
                 # compare-and-set: of two writers expecting the same version exactly
@@ -561,6 +647,8 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         created=row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC),
         status=GameStatus(row.status),
         version=row.version,
+        decisions=row.decisions,
+        outcome=dict(row.outcome) if row.outcome is not None else None,
         seats=tuple(
             StoredSeat(
                 seat=s.seat,
@@ -569,6 +657,7 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
                 budget=s.budget,
                 token_hash=s.token_hash,
                 claimed=s.claimed,
+                name=s.name,
             )
             for s in seats
         ),

@@ -5,7 +5,8 @@ direction-override, zero-width or other invisible characters (Unicode's format,
 unassigned and private-use categories, and every Default_Ignorable_Code_Point: variation
 selectors, fillers, the combining grapheme joiner...); it has 1 to :data:`TEAM_NAME_MAX`
 visible characters, at least one of them a letter or a digit (a name of combining marks
-or blank-looking symbols alone shows nothing); and two names are the same team when they
+or blank-looking symbols alone shows nothing); the checks are those of every name people
+type (:mod:`koth.server.names`); and two names are the same team when they
 differ only by case or by letters that look alike in another script (a Cyrillic "О" for
 a Latin "O"), so "Owls", "OWLS" and "Оwls" cannot all join one event.
 """
@@ -15,42 +16,20 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-import regex
 from confusable_homoglyphs import confusables
 
 from koth.server.errors import InvalidRequestError
+from koth.server.names import name_problem as shared_name_problem
+from koth.server.names import normal_name
+
+__all__ = ["TEAM_NAME_MAX", "check_team_name", "name_key", "name_problem", "normal_name"]
 
 TEAM_NAME_MAX = 40
-#: Unicode categories that never show: control, format (bidi overrides, zero-width
-#: joiners...), surrogates, private use and unassigned code points
-INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
-#: characters Unicode says a renderer may show as nothing at all
-IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
-
-
-def _invisible(char: str) -> bool:
-    return unicodedata.category(char) in INVISIBLE or IGNORABLE.match(char) is not None
-
-
-def normal_name(name: str) -> str:
-    """``name`` NFKC-normalised with its spacing tidied (what is stored and shown)."""
-    return " ".join(unicodedata.normalize("NFKC", name).split())
 
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` (already normalised) cannot be a team name, or None."""
-    hidden = sorted({f"U+{ord(c):04X}" for c in name if _invisible(c)})
-    if hidden:
-        return (
-            "a team name may not hold control, direction, zero-width or other invisible "
-            f"characters ({', '.join(hidden[:3])})"
-        )
-    visible = sum(1 for c in name if not c.isspace())
-    if not visible >= 1 or len(name) > TEAM_NAME_MAX:
-        return f"a team name has 1 to {TEAM_NAME_MAX} visible characters"
-    if not any(unicodedata.category(c)[0] in "LN" for c in name):
-        return "a team name needs at least one visible letter or digit character"
-    return None
+    return shared_name_problem(name, "a team name", TEAM_NAME_MAX)
 
 
 @lru_cache(maxsize=4096)

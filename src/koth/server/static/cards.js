@@ -44,7 +44,8 @@
 
   function playerName(ctx, index) {
     if (ctx.seat === index) return KOTH.t("you");
-    return KOTH.t("seat", { n: index + 1 });
+    const info = ctx.msg && ctx.msg.seats ? ctx.msg.seats[index] : null;
+    return info && info.name ? info.name : KOTH.t("seat", { n: index + 1 });
   }
 
   function pyramid(ctx, legal) {

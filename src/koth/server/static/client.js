@@ -20,10 +20,32 @@ KOTH.credentials = function () {
   return { token: token || null, seat: seat === null ? null : Number(seat) };
 };
 
+// this device's random player key: it ties the seats played here together ("My games")
+KOTH.playerKey = function () {
+  try {
+    let key = localStorage.getItem("koth.player");
+    if (!key) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      localStorage.setItem("koth.player", key);
+    }
+    return key;
+  } catch (e) { return null; }
+};
+
+// a seat played on this device: its link kept here, the seat tied to the player key
+KOTH.rememberSeat = function (gameId, seat, token, headers) {
+  const key = KOTH.playerKey();
+  if (!key || !token) return;
+  try { localStorage.setItem(`koth.seat.${gameId}`, JSON.stringify({ seat, token })); } catch (e) { /* not kept */ }
+  fetch(`/api/games/${gameId}/player`, { method: "PUT", headers, body: JSON.stringify({ key }) })
+    .catch(() => { /* offline: tied on the next visit */ });
+};
+
 KOTH.seatName = function (msg, seat) {
   if (seat === null || seat === undefined) return KOTH.t("spectator");
   const info = msg && msg.seats ? msg.seats[seat] : null;
-  const label = KOTH.t("seat", { n: seat + 1 });
+  const label = info && info.name ? info.name : KOTH.t("seat", { n: seat + 1 });
   if (info && info.kind === "computer") return KOTH.t("seat_computer", { seat: label });
   return msg && msg.seat === seat ? KOTH.t("seat_you", { seat: label }) : label;
 };
@@ -174,7 +196,21 @@ class Table {
   receive(msg) {
     if (this.msg && msg.version < this.msg.version) return; // an older picture: ignore
     this.msg = msg;
+    this.nameSeat(msg);
     DOM.whenReleased(() => this.render());
+  }
+
+  // a seat without a name takes the one remembered on this device (once per page)
+  nameSeat(msg) {
+    if (this.named || msg.seat === null || msg.seat === undefined) return;
+    const info = msg.seats ? msg.seats[msg.seat] : null;
+    let name = "";
+    try { name = localStorage.getItem("koth.name") || ""; } catch (e) { name = ""; }
+    this.named = true;
+    KOTH.rememberSeat(this.gameId, msg.seat, this.credentials.token, this.headers());
+    if (!info || info.name || !name) return;
+    fetch(`/api/games/${this.gameId}/name`, { method: "PUT", headers: this.headers(), body: JSON.stringify({ name }) })
+      .catch(() => { /* offline: the seat stays "Seat n" until the next visit */ });
   }
 
   async refresh() {
@@ -241,7 +277,10 @@ class Table {
   }
 
   statusText(msg) {
-    const you = msg.seat === null ? KOTH.t("you_watch") : KOTH.t("you_are", { n: msg.seat + 1 });
+    const mine = msg.seat === null ? null : (msg.seats || [])[msg.seat];
+    const you = msg.seat === null ? KOTH.t("you_watch")
+      : mine && mine.name ? KOTH.t("you_are_named", { name: mine.name, n: msg.seat + 1 })
+        : KOTH.t("you_are", { n: msg.seat + 1 });
     if (msg.outcome) {
       const winners = msg.outcome.winners;
       let result;
@@ -344,7 +383,7 @@ KOTH.startReplay = async function (root) {
   const select = document.getElementById("perspective");
   const keys = Object.keys(data.frames[0].views);
   for (const key of keys) {
-    select.append(KOTH.el("option", { value: key, text: key === "spectator" ? KOTH.t("spectator") : KOTH.t("seat", { n: Number(key) + 1 }) }));
+    select.append(KOTH.el("option", { value: key, text: key === "spectator" ? KOTH.t("spectator") : ((data.seats || [])[Number(key)] || {}).name || KOTH.t("seat", { n: Number(key) + 1 }) }));
   }
   if (data.seat !== null && keys.includes(String(data.seat))) select.value = String(data.seat);
   const stops = KOTH.replayStops(data.frames);
@@ -367,7 +406,7 @@ KOTH.startReplay = async function (root) {
     const board = document.getElementById("board");
     board.replaceChildren();
     const msg = {
-      game: data.game, params: data.params, seat, seats: [], version: frame.version,
+      game: data.game, params: data.params, seat, seats: data.seats || [], version: frame.version,
       to_move: frame.to_move, submitted: [], view: frame.views[key], legal: [], outcome: frame.outcome,
       // a finished game's replay shows every seat's cards, whichever seat it is seen as
       reveal: data.finished ? Object.fromEntries(keys.filter((k) => k !== "spectator").map((k) => [k, frame.views[k]])) : null,

@@ -65,6 +65,46 @@ const seatLabel = JSON.parse((document.getElementById("koth-texts") || {}).textC
     rows.querySelectorAll(".seat-row").forEach((row, i) => { if (i >= data.num_players) row.remove(); });
   }
 
+  // each game's creation time, in the reader's own time zone and language
+  document.querySelectorAll("time.created").forEach((time) => {
+    const when = new Date(time.getAttribute("datetime"));
+    if (!Number.isNaN(when.getTime())) {
+      time.textContent = when.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
+    }
+  });
+
+  // the player's name, remembered on this device (changed by typing another)
+  const NAME_KEY = "koth.name";
+  const remembered = () => { try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; } };
+  document.querySelectorAll("input[name='player_name']").forEach((input) => {
+    input.value = remembered();
+    input.addEventListener("change", () => {
+      try { localStorage.setItem(NAME_KEY, input.value.trim()); } catch (e) { /* not kept */ }
+      document.querySelectorAll("input[name='player_name']").forEach((other) => { other.value = input.value; });
+    });
+  });
+
+  // an open seat of a listed game: its secret link is handed to the first who asks
+  document.querySelectorAll("button.take-seat").forEach((button) => {
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const name = remembered();
+      const response = await fetch(`/api/games/${button.dataset.gameId}/seats/${button.dataset.seat}/take`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(name ? { name } : {}),
+      });
+      const data = await response.json();
+      if (response.ok) {
+        location.assign(data.join_url);
+        return;
+      }
+      const error = button.closest(".game-item").querySelector(".take-error");
+      error.textContent = data.error.message;
+      error.classList.remove("hidden");
+    });
+  });
+
   document.querySelectorAll("form.new-game").forEach((form) => {
     form.querySelectorAll(".seat-row").forEach((row) => {
       row.querySelectorAll(".seat-kind, .seat-level").forEach((select) => select.addEventListener("change", () => syncRow(row)));

@@ -33,8 +33,10 @@ def test_two_people_and_a_computer_play_the_board_game_to_the_end(
     form.locator("select[name='seat.1.kind']").select_option("human")
     form.locator("select[name='seat.2.kind']").select_option("computer")
     form.locator("button[type='submit']").click()
+    lobby.wait_for_selector(".join-link[data-seat='1'] .qr svg")
     links = [lobby.locator(f"a.join[data-seat='{s}']").get_attribute("href") for s in (0, 1)]
-    assert all(links) and lobby.locator("a.join[data-seat='2']").count() == 0
+    assert all("token=" in str(link) for link in links)
+    assert lobby.locator(".join-link[data-seat='2']").is_hidden()  # the computer's
 
     first = host.new_page()
     second = guest.new_page()

@@ -54,8 +54,7 @@ def test_a_whole_card_game_against_the_computer(server: LiveServer, browser: Any
     form.locator("select[name='seat.0.kind']").select_option("human")
     form.locator("select[name='seat.1.kind']").select_option("computer")
     page.screenshot(path=str(SCREENSHOTS / "lobby.png"), full_page=True)
-    form.locator("button[type='submit']").click()
-    page.click("a.join[data-seat='0']")
+    form.locator("button[type='submit']").click()  # seated at once against the computer
     page.wait_for_selector("#table .pyramid")
     game_id = page.locator("#table").get_attribute("data-game-id")
 

@@ -156,5 +156,7 @@ def test_the_lobby_offers_the_computer_by_level(
     size = "phone" if viewport is PHONE else "desktop"
     form.screenshot(path=str(SCREENSHOTS / f"lobby-levels-{size}.png"))
     form.locator("button[type='submit']").click()
-    assert "computer (Strong)" in page.locator(".join-link[data-seat='1']").inner_text()
+    page.wait_for_selector("#table")  # seated at once against the computer
+    page.goto(page.url.split("/games/")[0] + "/")
+    assert "Strong" in page.locator(".game-item .seat-chip.computer").first.inner_text()
     context.close()

@@ -18,12 +18,14 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(
-            sa.Column("computer_due", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch.add_column(sa.Column("updated", sa.DateTime(timezone=True), nullable=True))
-        batch.create_index("ix_games_computer_due", ["computer_due"])
+    # plain ALTER TABLE ... ADD COLUMN (SQLite has it): a batch would copy the table,
+    # which SQLite's foreign keys from seats and moves refuse once games are stored
+    op.add_column(
+        "games",
+        sa.Column("computer_due", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
+    op.add_column("games", sa.Column("updated", sa.DateTime(timezone=True), nullable=True))
+    op.create_index("ix_games_computer_due", "games", ["computer_due"])
     # games stored before: any unfinished one with a computer seat may owe a move (the
     # first start looks at each once and sets the flag right)
     op.execute(

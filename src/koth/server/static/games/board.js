@@ -52,7 +52,9 @@
   }
 
   function seatWords(ctx, seat) {
-    return ctx.replay ? t("seat", { n: seat + 1 }) : KOTH.seatName(ctx.msg, seat);
+    const info = ctx.msg.seats ? ctx.msg.seats[seat] : null;
+    if (ctx.replay) return info && info.name ? info.name : t("seat", { n: seat + 1 });
+    return KOTH.seatName(ctx.msg, seat);
   }
 
   // a die category (an End action's drop) in words
