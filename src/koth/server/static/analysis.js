@@ -71,9 +71,13 @@
     return list;
   }
 
-  function describe(analysis, frame) {
+  // the decisions that led to ``frame`` since the frame shown before it (``since``): the
+  // replay stops at decisions, so a decision followed by chance (dice, a deal) is shown
+  // on the next stop, with the chance steps folded in
+  function describe(analysis, frame, since) {
     const box = KOTH.el("div", { class: "analysis-move", id: "analysis-move" });
-    const here = analysis.seats.flatMap((s) => s.decisions).filter((d) => d.move === frame - 1);
+    const from = since === undefined ? frame - 1 : since;
+    const here = analysis.seats.flatMap((s) => s.decisions).filter((d) => d.move >= from && d.move < frame);
     if (!here.length) {
       box.append(KOTH.el("p", { class: "hint" }, "No analysed decision led to this position (a chance move, a forced move, or the start)."));
       return box;
@@ -93,12 +97,12 @@
     const panel = document.getElementById("analysis");
     const status = document.getElementById("analysis-status");
     const body = document.getElementById("analysis-body");
-    let analysis = null, drawn = null, frame = replay.frames.length - 1;
+    let analysis = null, drawn = null, frame = replay.frames.length - 1, previous;
     const draw = () => {
       if (!analysis) return;
       const key = perspective();
       drawn = chart(analysis, key === "spectator" ? null : Number(key), (move) => go(move), body.clientWidth);
-      body.replaceChildren(drawn.svg, legend(analysis), describe(analysis, frame));
+      body.replaceChildren(drawn.svg, legend(analysis), describe(analysis, frame, previous));
       drawn.place(frame);
     };
     const load = async () => {
@@ -135,12 +139,13 @@
     panel.classList.remove("hidden");
     load();
     return {
-      show(index) {
+      show(index, since) {
         frame = index;
+        previous = since;
         if (!drawn) return;
         drawn.place(index);
         const old = document.getElementById("analysis-move");
-        if (old) old.replaceWith(describe(analysis, index));
+        if (old) old.replaceWith(describe(analysis, index, since));
       },
       redraw: draw,
     };

@@ -391,7 +391,7 @@ KOTH.startReplay = async function (root) {
   let analysis = null;
   const show = () => {
     const frame = data.frames[index];
-    if (analysis) analysis.show(index);
+    if (analysis) analysis.show(index, [...stops].reverse().find((i) => i < index) ?? 0);
     const key = select.value;
     const seat = key === "spectator" ? null : Number(key);
     const stop = stops.filter((i) => i <= index).length;

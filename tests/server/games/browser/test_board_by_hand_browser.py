@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from koth.core.state import GameState
 from koth.games.board.tables import LOC_NAMES
@@ -68,7 +69,15 @@ class Table:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.goto(link)
         self.page.wait_for_selector("#table svg.rings")
-        self.page.locator(".board-play").scroll_into_view_if_needed()
+        # the table may be drawn again right after it opens (the live connection's first
+        # state, the device's name sent once): scroll to the board as it then stands
+        for attempt in range(20):
+            try:
+                self.page.locator(".board-play").scroll_into_view_if_needed()
+                break
+            except PlaywrightError as error:
+                if "not attached" not in str(error) or attempt == 19:
+                    raise
 
     @property
     def version(self) -> str:
