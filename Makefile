@@ -18,7 +18,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # PYTHONPATH puts ahead of the editable sources; it is rebuilt when any source changes.
 BUILD := .build
 COMPILED_SITE := $(BUILD)/compiled
-SOURCES_SUM := $(shell cat pyproject.toml hatch_build.py $$(find src -name '*.py' | LC_ALL=C sort) | cksum | cut -d' ' -f1)
+SOURCES_SUM := $(shell cat pyproject.toml hatch_build.py docs/rules/*.md $$(find src -name '*.py' | LC_ALL=C sort) | cksum | cut -d' ' -f1)
 COMPILED_STAMP := $(COMPILED_SITE)/.built-$(SOURCES_SUM)
 #: the tests that exercise the compiled modules (the framework's per-step code, the games'
 #: rules and all that drives them)
@@ -49,6 +49,7 @@ $(COMPILED_STAMP): $(STAMP)
 	rm -rf $(BUILD)/copy $(BUILD)/wheel $(COMPILED_SITE)
 	mkdir -p $(BUILD)/copy $(BUILD)/wheel
 	cp -r pyproject.toml README.md hatch_build.py src $(BUILD)/copy/
+	mkdir -p $(BUILD)/copy/docs && cp -r docs/rules $(BUILD)/copy/docs/  # shipped in the wheel
 	find $(BUILD)/copy -name '__pycache__' -prune -exec rm -rf {} +
 	find $(BUILD)/copy -name '*.so' -delete
 	cd $(BUILD)/copy && $(abspath $(BIN))/python -m pip wheel \
