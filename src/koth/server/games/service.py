@@ -749,8 +749,12 @@ class GameService:
         task.add_done_callback(self._background.discard)
 
     async def on_notice(self, game_id: str, version: int, origin: str) -> None:
-        """Another process changed ``game_id``: catch up if it is held here."""
-        if origin == self.origin or game_id not in self._live:
+        """Another process changed ``game_id``: catch up if it is held here, or if
+        someone here listens to it (a game dropped from memory after a stale write still
+        has its tables connected: they must hear of the change)."""
+        if origin == self.origin:
+            return
+        if game_id not in self._live and self.hub.count(game_id) == 0:
             return
         live = await self.reload(game_id)
         await self._publish(live)
