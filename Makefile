@@ -62,11 +62,16 @@ compiled: install $(COMPILED_STAMP)
 	@echo "compiled build in $(COMPILED_SITE): run with PYTHONPATH=$(COMPILED_SITE)"
 
 system-deps:
-	@if [ ! -x $(CHROMIUM) ] || ! command -v caddy >/dev/null || ! command -v npm >/dev/null; then \
-		echo "installing Debian's chromium, caddy and npm for the browser, deployment and script-lint checks"; \
+	@# only the packages whose command is missing: a machine whose Node.js comes from elsewhere
+	@# (npm bundled) must not be asked for Debian's npm, which conflicts with it
+	@pkgs=""; \
+	[ -x $(CHROMIUM) ] || pkgs="$$pkgs chromium fonts-dejavu-core"; \
+	command -v caddy >/dev/null || pkgs="$$pkgs caddy"; \
+	command -v npm >/dev/null || pkgs="$$pkgs nodejs npm"; \
+	if [ -n "$$pkgs" ]; then \
+		echo "installing Debian packages for the browser, deployment and script-lint checks:$$pkgs"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium \
-			fonts-dejavu-core caddy nodejs npm; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$pkgs; \
 	fi
 
 run: $(RUN_STAMP)
