@@ -1,5 +1,5 @@
-"""Steps per second of the batched card game, beside OpenSpiel's goofspiel and koth's
-own GameState, in one run.
+"""Steps per second of the batched card and board games, beside OpenSpiel's goofspiel
+and koth's own GameState, in one run.
 
 Rows, measured in ``--rounds`` interleaved rounds (every row once per round, its
 median round reported, the ratios taken round by round as in bench_interop_speed.py):
@@ -13,6 +13,10 @@ median round reported, the ratios taken round by round as in bench_interop_speed
   included, as in the other rows);
 * the largest batch with one worker per core (``parallel=True``), timed by the wall
   clock (the other rows by the CPU time of the thread that runs them);
+* koth ``board`` through ``GameState`` and ``BoardBatch`` (two players, the default
+  rules) at each ``--batch`` size, one worker, and the largest with one worker per
+  core, like the card game's rows (every player's observation and the mover's mask
+  after every step; the "vs GameState" column compares each game with its own);
 * the adapters at the largest batch: ``CardsVectorEnv`` (one learner step: the
   learner's and the opponent's actions, and the opponent's lone moves) and
   ``CardsParallelBatch`` (both agents), their actions from the batch's own
@@ -49,6 +53,7 @@ from rich.table import Table  # noqa: E402
 from bench_interop_speed import gamestate_playout, pyspiel_playout  # noqa: E402
 from koth.build import build_kind, notice_pure_build  # noqa: E402
 from koth.core.registry import load_game  # noqa: E402
+from koth.vector.board import BoardBatch  # noqa: E402
 from koth.vector.cards import CardsBatch  # noqa: E402
 from koth.vector.gym import CardsVectorEnv  # noqa: E402
 from koth.vector.parallel import AGENTS, CardsParallelBatch  # noqa: E402
@@ -89,7 +94,7 @@ def playout_loop(playout: Callable[[random.Random], int]) -> Loop:
     return run
 
 
-def batch_loop(batch: CardsBatch, clock: Callable[[], float]) -> Loop:
+def batch_loop(batch: CardsBatch | BoardBatch, clock: Callable[[], float]) -> Loop:
     batch.reset(1)
 
     def run(seconds: float) -> tuple[int, float]:
@@ -158,6 +163,25 @@ def rows_to_measure(batches: list[int]) -> list[tuple[Row, Loop]]:
     measured.append(
         (Row("koth cards", f"CardsParallelBatch({largest:,})"), parallel_batch_loop(largest))
     )
+    return measured + board_rows(batches, workers)
+
+
+def board_rows(batches: list[int], workers: int) -> list[tuple[Row, Loop]]:
+    board = load_game("board")
+    measured: list[tuple[Row, Loop]] = [
+        (Row("koth board", "GameState"), playout_loop(lambda r: gamestate_playout(board, r)))
+    ]
+    for size in batches:
+        batch = BoardBatch(size, parallel=False)
+        row = Row("koth board", f"BoardBatch({size:,}), 1 worker")
+        row.memory_per_1000 = batch.memory_bytes() / size * 1000
+        measured.append((row, batch_loop(batch, time.thread_time)))
+    largest = max(batches)
+    if workers > 1:
+        batch = BoardBatch(largest, parallel=True)
+        row = Row("koth board", f"BoardBatch({largest:,}), {workers} workers", clock="wall")
+        row.memory_per_1000 = batch.memory_bytes() / largest * 1000
+        measured.append((row, batch_loop(batch, time.perf_counter)))
     return measured
 
 
@@ -187,9 +211,11 @@ def main() -> None:
                 row.seconds += seconds
                 row.rounds.append(steps / seconds)
     rows = [row for row, _ in measured]
-    reference, gamestate = rows[0], rows[1]
+    reference = rows[0]
+    # each game's rows against its own GameState row
+    gamestates = {row.engine: row for row in rows if row.api == "GameState"}
     table = Table(
-        title=f"Batched card game: random steps/s, observations and masks included; "
+        title=f"Batched card and board games: random steps/s, observations and masks included; "
         f"{os.cpu_count()} cores, {args.seconds:g} s per row in {args.rounds} interleaved "
         f"rounds; koth {build_kind()}, numba {numba.__version__}"
     )
@@ -209,7 +235,7 @@ def main() -> None:
             f"{row.steps_per_second:,.0f}",
             f"{min(row.rounds) / 1000:,.0f}k-{max(row.rounds) / 1000:,.0f}k",
             f"{row.relative_to(reference):.2f}x",
-            f"{row.relative_to(gamestate):.2f}x",
+            f"{row.relative_to(gamestates.get(row.engine, rows[1])):.2f}x",
             "" if memory is None else f"{memory / 2**20:.2f} MiB",
         )
     console.print(table)
@@ -219,7 +245,7 @@ def main() -> None:
                 **asdict(r),
                 "steps_per_second": r.steps_per_second,
                 "vs_reference": r.relative_to(reference),
-                "vs_gamestate": r.relative_to(gamestate),
+                "vs_gamestate": r.relative_to(gamestates.get(r.engine, rows[1])),
             }
             for r in rows
         ]
