@@ -127,3 +127,43 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path: Path) -> None:
 
 def test_load_game_knows_the_toy() -> None:
     assert load_game("toy_duel").num_players == 2
+
+
+def test_koth_train_writes_model_checkpoint_and_report_and_resumes(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from koth.agents.learned import NumpyValueNet
+    from koth.cli import app
+
+    model = tmp_path / "cards.npz"
+    base = ["train", "cards", "--per-round", "2", "--eval-games", "1", "--out", str(model)]
+    first = CliRunner().invoke(app, [*base, "--games", "2"])
+    assert first.exit_code == 0, first.output
+    for name in ("cards.npz", "cards.npz.checkpoint", "cards.report.json", "cards.loss.png"):
+        assert (tmp_path / name).exists(), name
+    assert NumpyValueNet.load(model).meta["games"] == 2
+    second = CliRunner().invoke(app, [*base, "--games", "4"])
+    assert second.exit_code == 0, second.output
+    assert "resuming" in second.output
+    assert NumpyValueNet.load(model).meta["games"] == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["train", "quiz"], "koth train knows cards, board"),
+        (["train", "cards", "--backend", "mpi"], "--backend must be processes or ray"),
+        (["train", "board", "--set", "num_players=7"], "num_players"),
+    ],
+)
+def test_bad_training_input_is_named_before_any_game(
+    tmp_path: Path, args: list[str], words: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from koth.cli import app
+
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "m.npz")])
+    assert result.exit_code != 0
+    assert words in result.output
+    assert not list(tmp_path.iterdir())
