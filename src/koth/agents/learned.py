@@ -317,7 +317,8 @@ class NetworkAgent:
         if ranking is not None and 0 < width < len(legal_actions):
             allowed = set(legal_actions)
             ranked = [a for a in ranking(game, info.sample_data(rng), me) if a in allowed]
-            candidates = [a for a in legal_actions if a in set(ranked[:width])]
+            best = set(ranked[:width])
+            candidates = [a for a in legal_actions if a in best]
         dets = self.settings.dets if has_hidden_information(game) else 1
         x = reader.rows(len(candidates) * dets)
         ended = np.full(len(candidates) * dets, np.nan, dtype=np.float32)
