@@ -13,6 +13,11 @@ random, >= 65% against the heuristic and >= 60% against OpenSpiel's ISMCTSBot gi
 same time per move; board ``mcts`` at 1 s/move >= 95% against random and >= 65% against
 the heuristic.
 
+``--learned`` adds the learned agent (``koth.agents.learned``, the shipped networks):
+``learned`` against each game's search at the same budget per move (cards ``ismcts``,
+board ``mcts``), and the network alone (``learned:search=0``) against that search and
+against the heuristic (``--learned-only``: those match-ups alone).
+
 ``--openspiel`` adds OpenSpiel's bots at the same time per move: ISMCTSBot against the
 card game's ``ismcts`` and MCTSBot (random rollouts) against the board game's ``mcts``.
 They budget by simulations, so each is calibrated first: timed at a fixed number of
@@ -185,6 +190,19 @@ def matchups(args: argparse.Namespace, console: Console) -> list[tuple[str, str,
     ]
     if args.baselines:
         pairs += [("cards", "heuristic", "random"), ("board", "heuristic", "random")]
+    if args.learned:
+        # the learned agent at the same budget as each game's search, then its network
+        # alone against that search and against the heuristic
+        pairs += [
+            ("cards", f"learned:{b}", cards),
+            ("board", f"learned:{b}", board),
+            ("cards", "learned:search=0", cards),
+            ("board", "learned:search=0", board),
+            ("cards", "learned:search=0", "heuristic"),
+            ("board", "learned:search=0", "heuristic"),
+        ]
+        if args.learned_only:
+            pairs = pairs[-6:]
     if args.internal:
         # each game's other search agent, at the same budget
         pairs += [("cards", cards, f"mcts:{b}"), ("board", board, f"ismcts:{b}")]
@@ -395,6 +413,14 @@ def main() -> None:
     )
     parser.add_argument(
         "--internal", action="store_true", help="add cards ismcts vs mcts, board mcts vs ismcts"
+    )
+    parser.add_argument(
+        "--learned",
+        action="store_true",
+        help="add the learned agent against the search agents and the heuristic",
+    )
+    parser.add_argument(
+        "--learned-only", action="store_true", help="with --learned: only its match-ups"
     )
     parser.add_argument("--os-sims", type=int, default=None, help="OpenSpiel simulations/move")
     parser.add_argument("--baselines", action="store_true", help="add heuristic vs random")

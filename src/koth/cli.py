@@ -30,6 +30,7 @@ from koth.games.terminal import (
 )
 from koth.server.cli import serve_command
 from koth.sim.cli import simulate_command
+from koth.train.cli import train_command
 
 app = typer.Typer(
     help="King of the Hill: three games, one platform.",
@@ -44,6 +45,7 @@ app.command("simulate", cls=KothCommand)(simulate_command)
 app.add_typer(quiz_app, name="quiz")
 app.command("serve", cls=KothCommand)(serve_command)
 app.command("analyze", cls=KothCommand)(analyze_command)
+app.command("train", cls=KothCommand)(train_command)
 
 console = Console()
 errors = Console(stderr=True)

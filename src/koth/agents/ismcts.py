@@ -37,7 +37,6 @@ from koth.agents.search import (
     SearchClock,
     default_max_rollout,
     make_arms,
-    rollout,
 )
 from koth.core.chance import sample_outcome
 from koth.core.players import CHANCE, NodeKind, PlayerId
@@ -96,7 +95,7 @@ class IsmctsAgent(SearchAgent):
                         created = True
                     nodes.append((player, arms))
                 if len(nodes) < len(to_move.players):
-                    values = rollout(game, data, rng, policy, max_rollout)
+                    values = self.leaf_values(game, data, rng, policy, max_rollout)
                     break
                 expanded = expanded or created
                 joint: dict[PlayerId, Any] = {}

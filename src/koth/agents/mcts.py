@@ -110,6 +110,18 @@ class SearchAgent:
         """The root statistics of the searching player."""
         raise NotImplementedError
 
+    def leaf_values(
+        self,
+        game: Game[Any, Any, Any],
+        data: Any,
+        rng: random.Random,
+        policy: RolloutPolicy,
+        max_rollout: int,
+    ) -> tuple[float, ...]:
+        """The values of a new leaf for every player: a rollout (the learned agent
+        scores the leaf with its network instead)."""
+        return rollout(game, data, rng, policy, max_rollout)
+
 
 class MctsAgent(SearchAgent):
     """UCT with sampled chance and decoupled UCT at simultaneous nodes."""
@@ -173,7 +185,7 @@ class MctsAgent(SearchAgent):
                 child = node.children.get(key)
                 if child is None:
                     node.children[key] = _Node()
-                    values = rollout(game, data, rng, policy, max_rollout)
+                    values = self.leaf_values(game, data, rng, policy, max_rollout)
                     break
                 node = child
             scale.observe(values)

@@ -6,7 +6,9 @@ list of specs stays unambiguous on a command line). Search options: ``iters``,
 ``seconds``, ``c`` (UCB exploration), ``rollout`` (auto, random or heuristic),
 ``eps`` (random actions in heuristic rollouts), ``max_rollout`` (steps before a
 rollout is scored by the game's evaluator), ``widen`` (progressive widening) and
-``final`` (max, or mix: a mixed final choice at simultaneous decisions).
+``final`` (max, or mix: a mixed final choice at simultaneous decisions). ``learned``
+takes the search options and its own (``search=0`` for the network alone, ``model``;
+see ``koth.agents.learned``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from koth.agents.base import Agent, DecisionContext, InformationSet, derive_seed, is_offered
 from koth.agents.ismcts import IsmctsAgent
+from koth.agents.learned import make_learned
 from koth.agents.mcts import MctsAgent
 from koth.agents.search import SearchSettings
 from koth.agents.simple import HeuristicAgent, RandomAgent
@@ -25,7 +28,7 @@ from koth.core.game import Game
 from koth.core.players import CHANCE, PlayerId
 from koth.core.state import GameState
 
-AGENT_NAMES: tuple[str, ...] = ("random", "heuristic", "mcts", "ismcts")
+AGENT_NAMES: tuple[str, ...] = ("random", "heuristic", "mcts", "ismcts", "learned")
 
 Policy = Callable[[GameState[Any, Any], PlayerId, random.Random], Any]
 
@@ -52,6 +55,8 @@ def make_agent(spec: str) -> Agent[Any]:
         if options:
             raise InvalidParamsError(f"the {name} agent takes no options (got {spec!r})")
         return RandomAgent() if name == "random" else HeuristicAgent()
+    if name == "learned":
+        return make_learned(options)
     settings = SearchSettings.from_options(options)
     return MctsAgent(settings) if name == "mcts" else IsmctsAgent(settings)
 

@@ -132,9 +132,9 @@ def analysis_spec(spec: str) -> str:
     an analysis wants estimates of the moves not chosen too, which early stopping
     starves of visits."""
     name, options = parse_spec(spec)
-    if name not in ("mcts", "ismcts"):
+    if name not in ("mcts", "ismcts", "learned") or options.get("search") == "0":
         raise InvalidParamsError(
-            f"analysis needs a search agent (ismcts or mcts), not {name!r} (in {spec!r})"
+            f"analysis needs a search agent (ismcts, mcts or learned), not {name!r} (in {spec!r})"
         )
     if "early" not in options:
         spec = f"{spec}:early=0"

@@ -34,7 +34,7 @@ __all__ = [
 
 RANDOM_AGENT = "random"
 #: the agents whose strength a budget (iterations per move) sets
-SEARCH_AGENTS = ("mcts", "ismcts")
+SEARCH_AGENTS = ("mcts", "ismcts", "learned")
 #: iterations per move of a search seat given no budget (the search agents' default)
 DEFAULT_BUDGET = 1000
 

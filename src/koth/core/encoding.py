@@ -1,0 +1,100 @@
+"""Fixed-size numeric encodings of a player's view, for OpenSpiel tensors and RL.
+
+OpenSpiel observation tensors and PettingZoo observations must have one fixed shape,
+while ``Game.view`` returns free-form JSON. The generic encoder here hashes every leaf
+of the view (its path and value) into a fixed number of buckets, so it works for any
+koth game without knowing its rules; a game can register a hand-made encoder instead
+(`koth.interop.spec.InteropSpec.encoder`). The learned agent
+(`koth.agents.learned`) reads its features through the same encoders.
+
+Only ``view`` is encoded, never the state itself: an encoding can leak nothing that the
+view does not show.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from koth.core.errors import InvalidParamsError
+
+FloatArray = npt.NDArray[np.float32]
+
+
+class ViewEncoder(Protocol):
+    """Writes a view into a flat float32 vector of a fixed size."""
+
+    @property
+    def size(self) -> int:
+        """Length of the vector."""
+        ...
+
+    def encode(self, view: dict[str, Any], out: FloatArray) -> None:
+        """Overwrite ``out`` (length ``size``) with the encoding of ``view``."""
+        ...
+
+
+def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    """Every scalar of a JSON value with its path, e.g. ``("cards/1", 3)``."""
+    if isinstance(value, dict):
+        for key in sorted(value):
+            yield from _leaves(value[key], f"{path}/{key}")
+    elif isinstance(value, list | tuple):
+        # the length is a feature of its own: "3 cards" is information even when the
+        # cards themselves are hidden (None)
+        yield f"{path}#len", len(value)
+        for index, item in enumerate(value):
+            yield from _leaves(item, f"{path}/{index}")
+    else:
+        yield path, value
+
+
+def _bucket(text: str, size: int) -> int:
+    # crc32, not hash(): Python salts str hashes per process, and an encoding must be
+    # the same in every process (seed tests, saved datasets)
+    return zlib.crc32(text.encode("utf-8")) % size
+
+
+class HashedViewEncoder:
+    """The generic encoding: feature hashing of the view's leaves.
+
+    A number at path ``p`` adds its value (squashed by ``numeric_scale``) to bucket
+    ``h(p)`` and a 1 to bucket ``h(p + "#set")``; any other leaf (text, bool, None)
+    adds 1 to bucket ``h(p + "=" + value)``. Equal views give equal vectors; different
+    views can collide in a bucket (rarely, with enough buckets), which costs a
+    learner some precision but never leaks anything.
+    """
+
+    def __init__(self, size: int = 512, numeric_scale: float = 1.0) -> None:
+        if size < 8:
+            raise InvalidParamsError(f"a hashed encoding needs at least 8 buckets, not {size}")
+        self._size = size
+        self._scale = numeric_scale
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def encode(self, view: dict[str, Any], out: FloatArray) -> None:
+        out.fill(0.0)
+        size = self._size
+        for path, value in _leaves(view, ""):
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                out[_bucket(path, size)] += float(value) * self._scale
+                out[_bucket(path + "#set", size)] += 1.0
+            else:
+                out[_bucket(f"{path}={value}", size)] += 1.0
+
+    def __repr__(self) -> str:
+        return f"HashedViewEncoder(size={self._size})"
+
+
+def encode_view(encoder: ViewEncoder, view: dict[str, Any]) -> FloatArray:
+    """A new vector holding ``view`` encoded by ``encoder``."""
+    out = np.zeros(encoder.size, dtype=np.float32)
+    encoder.encode(view, out)
+    return out

@@ -1,0 +1,1 @@
+"""Self-play training of the learned agent (``koth train``; the ``train`` extra)."""
