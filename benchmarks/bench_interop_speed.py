@@ -9,8 +9,10 @@ outcomes) for a fixed CPU-time budget:
   through `koth.interop.openspiel` (``koth_toy_duel``, ``koth_cards``, ``koth_board``);
 * ``GameState`` rows: the same loop over koth's checked ``GameState`` API, no adapter;
 * ``PettingZoo AEC`` rows: the koth games through `koth.interop.pettingzoo`, each turn
-  an ``env.last()`` (the acting agent's encoded observation and action mask) and an
-  ``env.step`` of a random allowed action; chance is resolved inside, and counted;
+  an ``env.last(observe=False)`` and an ``env.step`` of a random action allowed by the
+  mask in the acting agent's info; chance is resolved inside, and counted. The
+  ``observations read`` rows call ``env.last()``, which also encodes the acting agent's
+  view (the game's encoder), as a learner does;
 * ``rules replayed`` rows: that loop and ``GameState`` again, over recorded games of a
   koth engine whose rules answer from the recording (each state's node, legal actions
   and chance outcomes, and the state that followed it): the cost of everything but the
@@ -73,6 +75,7 @@ REFERENCE = "python_liars_poker"
 GAMESTATE_API = "GameState (koth)"
 REPLAYED_API = "GameState, rules replayed"
 AEC_API = "PettingZoo AEC (koth adapter)"
+AEC_OBSERVED_API = "PettingZoo AEC, observations read"
 #: recorded games per replayed engine (a few thousand steps each)
 REPLAYED_GAMES = 40
 
@@ -102,18 +105,20 @@ def pyspiel_playout(game: Any, rng: random.Random) -> int:
     return steps
 
 
-def aec_playout(env: Any, rng: random.Random) -> int:
-    """The same game over PettingZoo's AEC API (koth's adapter): ``last()`` (the
-    agent's observation and action mask) and a random allowed action at every turn;
-    returns the koth steps made (chance resolved inside the environment included)."""
+def aec_playout(env: Any, rng: random.Random, observe: bool = False) -> int:
+    """The same game over PettingZoo's AEC API (koth's adapter): at every turn
+    ``last()`` and a random action allowed by the mask the acting agent finds in its
+    info; with ``observe`` ``last()`` also encodes the agent's observation (what a
+    learner reads), else it is ``last(observe=False)``. Returns the koth steps made
+    (chance resolved inside the environment included)."""
     env.reset(seed=rng.randrange(2**31))
-    for _agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
+    infos = env.infos
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last(observe)
         if terminated or truncated:
             env.step(None)
             continue
-        mask = observation["action_mask"]
-        env.step(rng.choice([a for a in range(len(mask)) if mask[a]]))
+        env.step(int(rng.choice(infos[agent]["action_mask"].nonzero()[0])))
     steps: int = env.koth_state.num_moves
     return steps
 
@@ -261,6 +266,9 @@ def engines() -> list[tuple[str, str, Callable[[random.Random], int]]]:
         if koth_game.name != SecretDuel.name:
             env = pettingzoo_env(koth_game)
             rows.append((label, AEC_API, lambda rng, e=env: aec_playout(e, rng)))
+            rows.append(
+                (label, AEC_OBSERVED_API, lambda rng, e=env: aec_playout(e, rng, observe=True))
+            )
         if koth_game.name != SecretDuel.name:
             replayed: Any = ReplayedRules(koth_game, games=REPLAYED_GAMES)
             rows.append((label, REPLAYED_API, lambda rng, g=replayed: gamestate_playout(g, rng)))

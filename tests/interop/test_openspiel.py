@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pyspiel
@@ -278,3 +280,50 @@ def test_equal_action_values_built_afresh_convert_to_the_same_ids() -> None:
         assert adapter.ids_of(fresh) == expected
         assert adapter.ids_of(actions) == expected  # after the fresh ones entered the memo
         state.apply_action(rng.choice(actions))
+
+
+def answer(query: Callable[[], list[int]]) -> list[int] | str:
+    """The query's answer, or "refused" where it raises pyspiel's error."""
+    try:
+        return query()
+    except pyspiel.SpielError:
+        return "refused"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "koth_toy_duel",
+        "koth_cards",
+        "koth_cards_turn_based",
+        "koth_board",
+        "koth_board(num_players=3)",
+        "koth_board(one_excluded=True,round_limit=6)",
+    ],
+)
+def test_the_python_answers_equal_pyspiels_own(name: str) -> None:
+    """The queries the state answers in Python (to spare a Python caller the crossings
+    into C++) answer what pyspiel's C++ path answers, at every node of random games,
+    for every player and chance."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(5)
+    players = [pyspiel.PlayerId.CHANCE, *range(game.num_players())]
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_simultaneous_node() == pyspiel.State.is_simultaneous_node(state)
+            assert state.is_player_node() == pyspiel.State.is_player_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            if state.is_terminal():
+                break
+            for player in players:
+                mine = answer(partial(state.legal_actions, player))
+                theirs = answer(partial(pyspiel.State.legal_actions, state, player))
+                assert mine == theirs, player
+            if state.is_simultaneous_node():
+                state.apply_actions(
+                    [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
+                )
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))

@@ -144,3 +144,44 @@ def test_board_env_for_four_players() -> None:
     totals = play_random(environment, seed=3)
     assert len(totals) == 4
     assert sum(totals.values()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("name", ["toy", "cards", "board-3-secret"])
+def test_the_agent_to_act_finds_its_mask_in_its_info(name: str) -> None:
+    """The info's mask is the observation's, only the agent to act has one, and a loop
+    that reads only masks (``last(observe=False)``) plays whole games."""
+    environment = ENVS[name]()
+    environment.reset(seed=2)
+    rng = random.Random(2)
+    for agent in environment.agent_iter():
+        observation, _, terminated, truncated, info = environment.last(observe=False)
+        assert observation is None
+        if terminated or truncated:
+            assert "action_mask" not in info
+            environment.step(None)
+            continue
+        for other in environment.agents:
+            if other != agent:
+                assert "action_mask" not in environment.infos[other]
+        mask = info["action_mask"]
+        assert np.array_equal(mask, environment.observe(agent)["action_mask"])
+        environment.step(int(rng.choice(list(np.flatnonzero(mask)))))
+    assert environment.agents == []
+
+
+def test_an_observation_asked_twice_is_encoded_once_and_handed_out_as_a_copy() -> None:
+    environment = raw_env("cards")
+    environment.reset(seed=3)
+    calls = []
+    encode = environment.encoder.encode
+    environment.encoder.encode = lambda view, out: calls.append(1) or encode(view, out)  # type: ignore[method-assign]
+    first = environment.observe("player_0")["observation"]
+    first[:] = -1.0  # the caller's copy
+    second = environment.observe("player_0")["observation"]
+    assert len(calls) == 1
+    assert np.array_equal(second, encode_view(environment.encoder, environment.koth_state.view(0)))
+    agent = environment.agent_selection
+    mask = environment.infos[agent]["action_mask"]
+    environment.step(int(np.flatnonzero(mask)[0]))
+    environment.observe("player_0")
+    assert len(calls) == 2  # a move: encoded again

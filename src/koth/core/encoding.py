@@ -14,7 +14,6 @@ view does not show.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
 from typing import Any, Protocol
 
 import numpy as np
@@ -23,6 +22,9 @@ import numpy.typing as npt
 from koth.core.errors import InvalidParamsError
 
 FloatArray = npt.NDArray[np.float32]
+
+#: texts a hashed encoder remembers the bucket of (a few MB at most)
+BUCKET_MEMO_LIMIT = 100_000
 
 
 class ViewEncoder(Protocol):
@@ -38,19 +40,27 @@ class ViewEncoder(Protocol):
         ...
 
 
-def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+def _leaves(value: Any, path: str) -> list[tuple[str, Any]]:
     """Every scalar of a JSON value with its path, e.g. ``("cards/1", 3)``."""
+    found: list[tuple[str, Any]] = []
+    _collect(value, path, found)
+    return found
+
+
+def _collect(value: Any, path: str, found: list[tuple[str, Any]]) -> None:
+    # one call a node, no generators: a chain of nested generators passes every leaf
+    # up through each level
     if isinstance(value, dict):
         for key in sorted(value):
-            yield from _leaves(value[key], f"{path}/{key}")
+            _collect(value[key], f"{path}/{key}", found)
     elif isinstance(value, list | tuple):
         # the length is a feature of its own: "3 cards" is information even when the
         # cards themselves are hidden (None)
-        yield f"{path}#len", len(value)
+        found.append((f"{path}#len", len(value)))
         for index, item in enumerate(value):
-            yield from _leaves(item, f"{path}/{index}")
+            _collect(item, f"{path}/{index}", found)
     else:
-        yield path, value
+        found.append((path, value))
 
 
 def _bucket(text: str, size: int) -> int:
@@ -74,20 +84,33 @@ class HashedViewEncoder:
             raise InvalidParamsError(f"a hashed encoding needs at least 8 buckets, not {size}")
         self._size = size
         self._scale = numeric_scale
+        #: text -> bucket, for the texts seen so far (a view's paths recur in every
+        #: view of its game; the memo stops growing at BUCKET_MEMO_LIMIT texts)
+        self._buckets: dict[str, int] = {}
 
     @property
     def size(self) -> int:
         return self._size
 
     def encode(self, view: dict[str, Any], out: FloatArray) -> None:
-        out.fill(0.0)
-        size = self._size
+        sums = [0.0] * self._size  # summed in a list: numpy's item access costs more
+        scale = self._scale
+        bucket = self._bucket
         for path, value in _leaves(view, ""):
             if isinstance(value, int | float) and not isinstance(value, bool):
-                out[_bucket(path, size)] += float(value) * self._scale
-                out[_bucket(path + "#set", size)] += 1.0
+                sums[bucket(path)] += float(value) * scale
+                sums[bucket(path + "#set")] += 1.0
             else:
-                out[_bucket(f"{path}={value}", size)] += 1.0
+                sums[bucket(f"{path}={value}")] += 1.0
+        out[:] = sums
+
+    def _bucket(self, text: str) -> int:
+        found = self._buckets.get(text)
+        if found is None:
+            found = _bucket(text, self._size)
+            if len(self._buckets) < BUCKET_MEMO_LIMIT:
+                self._buckets[text] = found
+        return found
 
     def __repr__(self) -> str:
         return f"HashedViewEncoder(size={self._size})"

@@ -21,6 +21,7 @@ from koth.core.facts import Utility
 from koth.core.players import CHANCE, SIMULTANEOUS, TERMINAL, NodeKind, PlayerId
 from koth.core.registry import load_game
 from koth.interop.encoding import FloatArray
+from koth.interop.ids import ActionIds
 from koth.interop.spec import (
     AnyGame,
     InteropSpec,
@@ -72,10 +73,6 @@ def make_game_type(
     )
 
 
-#: action values an adapter keeps alive for its identity memo (a few MB at most)
-_KEPT_LIMIT = 50_000
-
-
 class _Adapter:
     """Everything shared by the states of one OpenSpiel game: the koth game, its spec,
     the form (faithful or turn-based) and the observation encoder."""
@@ -94,44 +91,9 @@ class _Adapter:
         self.encoder = spec.encoder(game)
         self.key = (game.name, json.dumps(game.params.to_json(), sort_keys=True), turn_based)
         self._initial: _Node | None = None
-        # action <-> id memos: ids are stable and actions immutable, so each conversion
-        # is computed once per game (at most num_distinct_actions entries each)
-        self._ids: dict[Any, int] = {}
-        self._actions: dict[int, Any] = {}
-        #: id(action) -> action id, for the action values kept alive in ``_kept`` (the
-        #: engines reuse their action values, so most conversions are one int-keyed
-        #: lookup; several equal values of one action may each have an entry)
-        self._ids_by_identity: dict[int, int] = {}
-        self._kept: list[Any] = []
-
-    def ids_of(self, actions: Sequence[Any]) -> list[int]:
-        # Only a value kept alive in _kept enters the identity memo, so no other object
-        # can have its id() while the entry exists: a hit is that very value.
-        try:
-            return list(map(self._ids_by_identity.__getitem__, map(id, actions)))
-        except KeyError:
-            return [self._id_of(action) for action in actions]
-
-    def _id_of(self, action: Any) -> int:
-        action_id = self._ids_by_identity.get(id(action))
-        if action_id is not None:
-            return action_id
-        action_id = self._ids.get(action)
-        if action_id is None:
-            action_id = self._ids[action] = self.game.action_id(action)
-            self._actions[action_id] = action
-        if len(self._kept) < _KEPT_LIMIT:
-            # an engine that builds its action values afresh at every call would fill
-            # this up: past the limit, such values take the hashing path above
-            self._kept.append(action)
-            self._ids_by_identity[id(action)] = action_id
-        return action_id
-
-    def action_of(self, action_id: int) -> Any:
-        action = self._actions.get(action_id)
-        if action is None:
-            action = self._actions[action_id] = self.game.action_from_id(action_id)
-        return action
+        self.ids = ActionIds(game)
+        self.ids_of = self.ids.ids_of
+        self.action_of = self.ids.action_of
 
     def initial_node(self) -> _Node:
         if self._initial is None:
@@ -194,7 +156,10 @@ class _Node:
         if ids is None:
             game = self.adapter.game
             if self.kind is NodeKind.CHANCE:
-                ids = [a for a, _ in self.chance_outcomes()] if player == CHANCE else []
+                if player == CHANCE:
+                    self.chance_outcomes()  # which keeps the outcomes' ids
+                    return self._legal[CHANCE]
+                ids = []
             elif player in self.acting:
                 # the contract sorts legal actions by id; the conformance suite checks it
                 ids = self.adapter.ids_of(game.legal_actions(self.data, player))
@@ -206,12 +171,14 @@ class _Node:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._chance is None:
             game = self.adapter.game
-            raw = game.chance_outcomes(self.data)
+            raw = list(game.chance_outcomes(self.data))
             ids = self.adapter.ids_of(list(map(itemgetter(0), raw)))
             outcomes = list(zip(ids, map(itemgetter(1), raw), strict=True))
             if sorted(ids) != ids:
                 outcomes.sort()
+                ids = [a for a, _ in outcomes]
             self._chance = outcomes
+            self._legal[CHANCE] = ids  # what legal(CHANCE) answers
         return self._chance
 
     def child(self, data: Any) -> _Node:
@@ -325,6 +292,32 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self._node.kind is NodeKind.TERMINAL
 
+    # Python callers (a playout loop, OpenSpiel's Python algorithms) get these answers
+    # here; pyspiel's own versions answer in C++ by calling back into current_player
+    # and _legal_actions, several crossings of the binding a call, and copy each list
+    # to C++ and back. Whatever these do not cover takes pyspiel's path, and C++
+    # callers always do (tests/interop check both give the same answers).
+    def is_chance_node(self) -> bool:
+        return self._node.kind is NodeKind.CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self._node.current == SIMULTANEOUS
+
+    def is_player_node(self) -> bool:
+        return self.current_player() >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        current = self.current_player()
+        if player is None:
+            if current >= 0 or current == CHANCE:
+                return list(self._legal_actions(current))  # a copy: the node's is shared
+            joint: list[int] = super().legal_actions()  # none, or the flat joint actions
+            return joint
+        if player == current or (current == SIMULTANEOUS and player >= 0):
+            return list(self._legal_actions(player))
+        others: list[int] = super().legal_actions(player)
+        return others
+
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
         if (
@@ -341,18 +334,20 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
     # ------------------------------------------------------------ transitions
     def _apply_action(self, action: int) -> None:
         node = self._node
-        game = node.adapter.game
         kind = node.kind
+        if kind is NodeKind.PLAYER or kind is NodeKind.CHANCE:  # the hot path, inline
+            player = node.current  # CHANCE at a chance node
+            if action not in node.legal(player):
+                self._check_legal(player, action)  # which names what is legal
+            adapter = node.adapter
+            data = adapter.game.apply(node.data, player, adapter.action_of(action))
+            self._node = _Node(adapter, data)
+            return
         if kind is NodeKind.TERMINAL:
             raise GameOverError(f"the game is over; no action is accepted ({action})")
-        if kind is NodeKind.SIMULTANEOUS:
-            if not node.adapter.turn_based:
-                raise IllegalActionError("a simultaneous node: submit with apply_actions")
-            self._submit(action)
-            return
-        player = CHANCE if kind is NodeKind.CHANCE else node.current
-        self._check_legal(player, action)
-        self._node = node.child(game.apply(node.data, player, node.adapter.action_of(action)))
+        if not node.adapter.turn_based:  # a simultaneous node
+            raise IllegalActionError("a simultaneous node: submit with apply_actions")
+        self._submit(action)
 
     def _submit(self, action: int) -> None:
         """Turn-based form: one acting player's part of a joint action."""

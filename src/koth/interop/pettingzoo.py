@@ -14,6 +14,10 @@ game's encoder, see `koth.interop.encoding`) and the mask marks its legal action
   submitted. A submission changes nobody's observation before that, so the players
   after the first choose without seeing the earlier choices.
 * Rewards come at the end: every agent gets its koth return when the game ends.
+* The agent to act also finds its action mask in ``infos[agent]["action_mask"]``
+  (PettingZoo's other place for masks), so a loop that reads only masks calls
+  ``last(observe=False)`` and never pays for encoding a view. An observation is encoded
+  when asked for, once per agent and move: asking again before the next move copies it.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from koth.core.players import PlayerId
 from koth.core.registry import load_game
 from koth.core.state import GameState
 from koth.interop.encoding import FloatArray, HashedViewEncoder, ViewEncoder
+from koth.interop.ids import ActionIds
 from koth.interop.spec import AnyGame, find_spec
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -84,9 +89,17 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             )
             for agent in self.possible_agents
         }
+        self._num_actions = num_actions
+        self._ids = ActionIds(game)
         self._rng = random.Random()
         self._state: GameState[Any, Any] = game.new_initial_state()
         self._pending: dict[PlayerId, Any] = {}
+        # what the current position answers, kept until the next move (``_moved``):
+        # each player's legal actions (the very values the rules offered) and their ids,
+        # and the observations encoded so far
+        self._legal: dict[PlayerId, tuple[Any, list[int]]] = {}
+        self._observed: dict[PlayerId, FloatArray] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -106,13 +119,13 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             self._rng = random.Random(seed)
         self._state = self.game.new_initial_state()
         self._pending = {}
-        resolve_chance(self._state, self._rng)
+        self._moved()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
         self._select_next()
 
     def step(self, action: int | None) -> None:
@@ -125,32 +138,53 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         player = self._players[agent]
         state = self._state
         action_id = int(action)
-        if action_id not in self._legal_ids(player):
+        legal, ids = self._legal_of(player)
+        if action_id not in ids:
             raise IllegalActionError(
                 f"{agent} tried action id {action_id}, which is not legal now "
-                f"(legal: {sorted(self._legal_ids(player))})"
+                f"(legal: {sorted(ids)})"
             )
         self._cumulative_rewards[agent] = 0.0
-        chosen = self.game.action_from_id(action_id)
+        chosen = legal[ids.index(action_id)]  # the very value offered: GameState's fast check
         if state.is_simultaneous_node():
             self._pending[player] = chosen
             if len(self._pending) == len(state.acting_players()):
                 joint, self._pending = self._pending, {}
                 state.apply_actions(joint)
+                self._moved()
+            else:
+                self.infos[agent].pop("action_mask", None)  # submitted: no longer to act
         else:
             state.apply_action(chosen, player)
-        resolve_chance(state, self._rng)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._moved()
         self._select_next()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _legal_ids(self, player: PlayerId) -> set[int]:
-        return set(self._state.legal_action_ids(player))
+    def _moved(self) -> None:
+        """After a move: resolve chance, and forget what the position before answered."""
+        resolve_chance(self._state, self._rng)
+        self._legal.clear()
+        self._observed.clear()
+        for info in self.infos.values():
+            info.pop("action_mask", None)
+
+    def _legal_of(self, player: PlayerId) -> tuple[Any, list[int]]:
+        """``player``'s legal actions now and their ids (kept until the next move)."""
+        known = self._legal.get(player)
+        if known is None:
+            legal = self._state.legal_actions(player)
+            known = self._legal[player] = (legal, self._ids.ids_of(legal))
+        return known
+
+    def _mask(self, player: PlayerId) -> npt.NDArray[np.int8]:
+        mask = np.zeros(self._num_actions, np.int8)
+        mask[self._legal_of(player)[1]] = 1
+        return mask
 
     def _select_next(self) -> None:
-        """Point ``agent_selection`` at the next player to act, or end the game."""
+        """Point ``agent_selection`` at the next player to act, or end the game; the
+        player to act finds its action mask in its info."""
         state = self._state
         if state.is_terminal():
             for agent, value in zip(self.possible_agents, state.returns(), strict=True):
@@ -158,23 +192,30 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                     self.rewards[agent] = float(value)
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
+            self._accumulate_rewards()
             return
-        waiting = [p for p in state.acting_players() if p not in self._pending]
-        self.agent_selection = self.possible_agents[waiting[0]]
+        acting = state.acting_players()
+        player = acting[len(self._pending)]  # the acting players submit in id order
+        self.agent_selection = agent = self.possible_agents[player]
+        self.infos[agent]["action_mask"] = self._mask(player)
 
     # ------------------------------------------------------------ observing
     def observe(self, agent: str) -> Observation:
         player = self._players[agent]
-        observation: FloatArray = np.zeros(self.encoder.size, np.float32)
-        self.encoder.encode(self._state.view(player), observation)
-        mask = np.zeros(self.game.num_distinct_actions(), np.int8)
+        observation = self._observed.get(player)
+        if observation is None:
+            observation = np.zeros(self.encoder.size, np.float32)
+            self.encoder.encode(self._state.view(player), observation)
+            self._observed[player] = observation
         if (
             agent == self.agent_selection
             and not self._state.is_terminal()
             and player not in self._pending
         ):
-            mask[list(self._legal_ids(player))] = 1
-        return {"observation": observation, "action_mask": mask}
+            mask = self._mask(player)
+        else:
+            mask = np.zeros(self._num_actions, np.int8)
+        return {"observation": observation.copy(), "action_mask": mask}
 
     def render(self) -> str | None:
         """The spectator's view (never a player's secrets)."""
