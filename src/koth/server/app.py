@@ -39,7 +39,7 @@ from koth.server.games.worker import ComputerWorker
 from koth.server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from koth.server.quiz import pages as quiz_pages
 from koth.server.quiz import routes as quiz_routes
-from koth.server.quiz.series_service import SeriesService
+from koth.server.quiz.season.service import SeriesService
 from koth.server.quiz.service import QuizService
 from koth.server.ratelimit import RateLimits
 from koth.server.settings import Settings

@@ -39,7 +39,7 @@ from koth.server.errors import (
     WrongPhaseError,
     error_responses,
 )
-from koth.server.quiz import commands, ops, series_routes
+from koth.server.quiz import commands, ops
 from koth.server.quiz.schemas import (
     AddTeamCommand,
     AnswerAck,
@@ -74,6 +74,7 @@ from koth.server.quiz.schemas import (
     TeamCommand,
     TeamMessage,
 )
+from koth.server.quiz.season import routes as season_routes
 from koth.server.ratelimit import Action
 from koth.server.responses import attachment
 from koth.server.sockets import serve_socket
@@ -567,4 +568,4 @@ async def quiz_socket(
 
 
 #: the quiz API's routers, each included by the app
-ROUTERS = (router, judge, series_routes.router)
+ROUTERS = (router, judge, season_routes.router)
