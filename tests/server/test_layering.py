@@ -11,6 +11,8 @@ from tests.test_layering import ARCHITECTURE as DOC
 from tests.test_layering import GRAPH, circles
 
 FEATURES = ("games", "quiz")
+#: folders inside a feature (their modules are ranked by their own names)
+SUBPACKAGES = ("koth.server.quiz.season",)
 
 
 def rank_table() -> dict[str, int]:
@@ -37,9 +39,11 @@ def graph() -> dict[str, set[str]]:
 
 
 def _is_package(name: str) -> bool:
-    return name in ("koth.server", *(f"koth.server.{f}" for f in FEATURES)) or name.endswith(
-        ".migrations"
-    )
+    return name in (
+        "koth.server",
+        *(f"koth.server.{f}" for f in FEATURES),
+        *SUBPACKAGES,
+    ) or name.endswith(".migrations")
 
 
 def rank_of(name: str, ranks: dict[str, int]) -> int | None:

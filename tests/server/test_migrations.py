@@ -7,8 +7,8 @@ from alembic.migration import MigrationContext
 
 from koth.server.database import Base, make_engine, migrate
 from koth.server.games import store as games_store
-from koth.server.quiz import series_store
 from koth.server.quiz import store as quiz_store
+from koth.server.quiz.season import store as season_store
 
 
 def test_every_table_is_in_the_one_metadata() -> None:
@@ -16,7 +16,7 @@ def test_every_table_is_in_the_one_metadata() -> None:
     assert {"games", "seats", "moves", "pending"} <= tables
     assert {"quiz_events", "quiz_log", "quiz_pictures", "quiz_series"} <= tables
     rows = (games_store.GameRow, quiz_store.QuizEventRow, quiz_store.QuizLogRow)
-    for row in (*rows, quiz_store.QuizPictureRow, series_store.QuizSeriesRow):
+    for row in (*rows, quiz_store.QuizPictureRow, season_store.QuizSeriesRow):
         assert row.metadata is Base.metadata
 
 

@@ -86,7 +86,7 @@ def test_judge_commands_each_document_their_own_body(openapi: dict[str, Any]) ->
         for p, m in openapi["paths"].items()
         if p.startswith(prefix)
     }
-    assert len(commands) == 27  # return_team undoes a withdrawal
+    assert len(commands) == 28  # return_team undoes a withdrawal; media plays a sound
     for command in commands.values():  # a resent command is applied once
         assert "Idempotency-Key" in {p["name"] for p in command.get("parameters", [])}
     body = commands["extend"]["requestBody"]["content"]["application/json"]["schema"]

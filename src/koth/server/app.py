@@ -39,7 +39,8 @@ from koth.server.games.worker import ComputerWorker
 from koth.server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from koth.server.quiz import pages as quiz_pages
 from koth.server.quiz import routes as quiz_routes
-from koth.server.quiz.series_service import SeriesService
+from koth.server.quiz.routes import MEDIA_UPLOAD
+from koth.server.quiz.season.service import SeriesService
 from koth.server.quiz.service import QuizService
 from koth.server.ratelimit import RateLimits
 from koth.server.settings import Settings
@@ -95,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_listeners=settings.sockets_per_event,
             max_live=settings.max_live_events,
             idle_seconds=settings.idle_seconds,
-            max_picture_bytes=settings.quiz_picture_bytes,
+            file_limits=settings.quiz_file_limits(),
             max_pack_bytes=settings.quiz_pack_bytes,
         )
         app.state.games = games
@@ -139,7 +140,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     deps.install_translations(app.state.templates)
     app.state.rate_limits = RateLimits(settings)
     app.state.sockets = SocketBudget(settings.sockets_per_client, settings.rate_ipv6_prefix)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        larger=((MEDIA_UPLOAD, max(settings.quiz_audio_bytes, settings.quiz_video_bytes)),),
+    )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(AccessLog)
     _install_error_handlers(app)

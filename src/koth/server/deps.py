@@ -20,7 +20,7 @@ from koth.server.games.analysis import AnalysisService
 from koth.server.games.hints import HintService
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
-from koth.server.quiz.series_service import SeriesService
+from koth.server.quiz.season.service import SeriesService
 from koth.server.quiz.service import QuizService
 from koth.server.ratelimit import Action, RateLimits
 from koth.server.settings import Settings

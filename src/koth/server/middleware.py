@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from collections.abc import Iterable
 
@@ -47,19 +48,33 @@ class BodyTooLarge(HTTPException):
 
 class BodyLimit:
     """Refuse a request body over ``max_bytes``: at once when Content-Length says so,
-    else as soon as the bytes received pass it (nothing more is read or kept)."""
+    else as soon as the bytes received pass it (nothing more is read or kept).
+    ``larger``: (path pattern, limit) pairs for the few PUT routes that take larger files
+    (a quiz pack's sounds and videos)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, larger: Iterable[tuple[re.Pattern[str], int]] = ()
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = tuple(larger)
+
+    def limit(self, scope: Scope) -> int:
+        if scope.get("method") == "PUT":
+            path = str(scope.get("path", ""))
+            for pattern, limit in self.larger:
+                if pattern.fullmatch(path):
+                    return max(limit, self.max_bytes)
+        return self.max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.limit(scope)
         declared = _header(scope, b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await _send_error(send, BodyTooLarge(self.max_bytes))
+        if declared is not None and (not declared.isdigit() or int(declared) > max_bytes):
+            await _send_error(send, BodyTooLarge(max_bytes))
             return
         received = 0
 
@@ -68,8 +83,8 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise BodyTooLarge(self.max_bytes)
+                if received > max_bytes:
+                    raise BodyTooLarge(max_bytes)
             return message
 
         await self.app(scope, limited, send)

@@ -9,7 +9,7 @@ from limits import parse
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from koth.games.quiz.pack import PICTURE_MAX_BYTES
+from koth.games.quiz.pack import AUDIO_MAX_BYTES, PICTURE_MAX_BYTES, VIDEO_MAX_BYTES, FileLimits
 
 
 def default_database_url() -> str:
@@ -67,6 +67,18 @@ class Settings(BaseSettings):
         ge=1024,
         description="largest picture of a question pack (it also has to fit in a request "
         "body); `koth quiz pack check` applies the same default",
+    )
+    quiz_audio_bytes: int = Field(
+        default=AUDIO_MAX_BYTES,
+        ge=1024,
+        description="largest sound (MP3, OGG, M4A) of a question pack; its upload may be this "
+        "large whatever max_body_bytes says; `koth quiz pack check` applies the same default",
+    )
+    quiz_video_bytes: int = Field(
+        default=VIDEO_MAX_BYTES,
+        ge=1024,
+        description="largest video (MP4, WebM) of a question pack; its upload may be this "
+        "large whatever max_body_bytes says; `koth quiz pack check` applies the same default",
     )
     quiz_pack_bytes: int = Field(
         default=1024 * 1024,
@@ -172,3 +184,12 @@ class Settings(BaseSettings):
 
     def database_url(self) -> str:
         return self.database or default_database_url()
+
+    def quiz_file_limits(self) -> FileLimits:
+        """The largest picture, sound and video of a question pack (the limits ``koth quiz
+        pack check`` applies by default)."""
+        return FileLimits(
+            picture=self.quiz_picture_bytes,
+            audio=self.quiz_audio_bytes,
+            video=self.quiz_video_bytes,
+        )

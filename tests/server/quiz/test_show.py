@@ -39,6 +39,8 @@ def test_a_pack_loads_and_names_its_missing_pictures(api: QuizApi) -> None:
         "lightning_questions": 0,
         "pictures": ["mountain.png"],
         "missing_pictures": ["mountain.png"],
+        "media": [],
+        "missing_media": [],
     }
     response = put_picture(api, "mountain.png", PNG)
     assert response.status_code == 200 and response.json()["mime"] == "image/png"
@@ -176,6 +178,7 @@ def test_an_evening_without_a_pack_shows_the_number_only(api: QuizApi) -> None:
         "accepted": [],
         "comment": None,
         "lightning": False,
+        "media": None,
     }
     assert api.judge_view()["expected"] is None
 

@@ -13,8 +13,12 @@ from rich.text import Text
 from koth.core.errors import KothError
 from koth.games.quiz.explain import explain
 from koth.games.quiz.pack import (
+    AUDIO_MAX_BYTES,
     PICTURE_MAX_BYTES,
+    VIDEO_MAX_BYTES,
+    FileLimits,
     PackError,
+    check_media,
     check_picture,
     pack_form,
     parse_pack,
@@ -134,6 +138,12 @@ def _hanging(line: str) -> Table | Text:
     return grid
 
 
+def _pack_file(pack_file: Path, name: str) -> bytes | None:
+    """The bytes of file ``name`` next to the pack (None: there is none)."""
+    path = pack_file.parent / name
+    return path.read_bytes() if path.is_file() else None
+
+
 pack_app = typer.Typer(help="Question packs (CSV, JSON or YAML).", no_args_is_help=True)
 quiz_app.add_typer(pack_app, name="pack")
 
@@ -146,6 +156,18 @@ def pack_check(
         "--picture-bytes",
         help="The largest picture accepted (bytes); the default is the server's "
         "(its quiz_picture_bytes setting): give that setting's value if the server's differs.",
+    ),
+    audio_bytes: int = typer.Option(
+        AUDIO_MAX_BYTES,
+        "--audio-bytes",
+        help="The largest sound accepted (bytes); the default is the server's "
+        "(its quiz_audio_bytes setting).",
+    ),
+    video_bytes: int = typer.Option(
+        VIDEO_MAX_BYTES,
+        "--video-bytes",
+        help="The largest video accepted (bytes); the default is the server's "
+        "(its quiz_video_bytes setting).",
     ),
     width: int | None = typer.Option(
         None, "--width", min=40, help="Columns to draw for (default: the terminal's, 80 piped)."
@@ -164,11 +186,14 @@ def pack_check(
     except (OSError, UnicodeDecodeError) as exc:
         typer.echo(f"{file.name}: cannot be read as UTF-8 text ({exc})", err=True)
         raise typer.Exit(2) from None
+    limits = FileLimits(picture=picture_bytes, audio=audio_bytes, video=video_bytes)
     problems = []
     for name in pack.pictures():
-        path = file.parent / name
-        data = path.read_bytes() if path.is_file() else None
-        found = check_picture(name, data, picture_bytes)
+        found = check_picture(name, _pack_file(file, name), limits.picture)
+        if found.problem is not None:
+            problems.append(found.problem)
+    for name in pack.media():
+        found = check_media(name, _pack_file(file, name), limits)
         if found.problem is not None:
             problems.append(found.problem)
     console = Console(width=width)

@@ -1,10 +1,14 @@
 """Question packs: the questions a host reads, with answers, accepted variants, comments,
-pictures, partner names and backup questions, in a UTF-8 CSV form and a JSON/YAML form.
+pictures, sounds and videos, partner names and backup questions, in a UTF-8 CSV form and
+a JSON/YAML form.
 
 Errors name the line and the field (``line 4, field 'number': ...``) so a pack written
 in a spreadsheet or an editor can be fixed where it is wrong. Pictures are named by file
-name; the pack only refers to them (the host uploads them beside the pack, the CLI looks
-for them next to the pack file).
+name, and so are audio and video files; the pack only refers to them (the host uploads
+them beside the pack, the CLI looks for them next to the pack file). A file's type is
+read from its first bytes, never from its name, and its size is limited by
+:class:`FileLimits`, the one place both the server and ``koth quiz pack check`` take
+their limits from.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -40,6 +45,10 @@ QUESTIONS_MAX = 2000
 #: and ``koth quiz pack check`` both start from it, so a pack the check passes is one the
 #: server stores
 PICTURE_MAX_BYTES: Final = 200 * 1024
+#: the largest audio file (``quiz_audio_bytes``) and video file (``quiz_video_bytes``) by
+#: default: about a minute of music at 192 kbit/s, half a minute of 720p video
+AUDIO_MAX_BYTES: Final = 2 * 1024 * 1024
+VIDEO_MAX_BYTES: Final = 8 * 1024 * 1024
 #: the CSV form: one row per question; ``accepted`` holds the variants split by ``|``
 CSV_FIELDS = (
     "number",
@@ -49,6 +58,8 @@ CSV_FIELDS = (
     "comment",
     "source",
     "picture",
+    "audio",
+    "video",
     "partner",
     "backup",
     "part",
@@ -63,6 +74,22 @@ PICTURE_MAGIC: dict[str, tuple[bytes, ...]] = {
     "image/jpeg": (b"\xff\xd8\xff",),
     "image/gif": (b"GIF87a", b"GIF89a"),
 }
+
+
+MediaKind = Literal["audio", "video"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileLimits:
+    """The largest file of each kind a pack may name, in bytes: the server builds one from
+    its settings, ``koth quiz pack check`` from its options, both with these defaults."""
+
+    picture: int = PICTURE_MAX_BYTES
+    audio: int = AUDIO_MAX_BYTES
+    video: int = VIDEO_MAX_BYTES
+
+    def of(self, kind: str) -> int:
+        return {"audio": self.audio, "video": self.video}.get(kind, self.picture)
 
 
 class PackError(KothError, ValueError):
@@ -83,6 +110,28 @@ def picture_type(data: bytes) -> str | None:
     return None
 
 
+def media_type(data: bytes) -> str | None:
+    """The MIME type of an MP3, OGG or M4A sound or an MP4 or WebM video by its first
+    bytes (else None). An MP4 file whose brand is an audio one (M4A) is a sound."""
+    if data[4:8] == b"ftyp" and len(data) >= 12:
+        audio_brand = data[8:12] in (b"M4A ", b"M4B ", b"F4A ")
+        return "audio/mp4" if audio_brand else "video/mp4"
+    if data.startswith(b"\x1a\x45\xdf\xa3") and b"webm" in data[:64]:
+        return "video/webm"
+    if data.startswith(b"OggS"):
+        return "audio/ogg"
+    if data.startswith(b"ID3") or (
+        # an MPEG audio frame: 11 sync bits, a version and a layer that are not reserved
+        len(data) >= 4
+        and data[0] == 0xFF
+        and data[1] & 0xE0 == 0xE0
+        and data[1] & 0x18 != 0x08
+        and data[1] & 0x06 != 0
+    ):
+        return "audio/mpeg"
+    return None
+
+
 class PackQuestion(BaseModel):
     """One question of a pack."""
 
@@ -95,6 +144,12 @@ class PackQuestion(BaseModel):
     comment: str = Field("", max_length=TEXT_MAX)
     source: str = Field("", max_length=TEXT_MAX)
     picture: str | None = Field(None, max_length=200, description="a file name of the pack")
+    audio: str | None = Field(
+        None, max_length=200, description="a sound of the pack (MP3, OGG or M4A) to play"
+    )
+    video: str | None = Field(
+        None, max_length=200, description="a video of the pack (MP4 or WebM) to play"
+    )
     partner: str | None = Field(None, max_length=200, description="a partner question's partner")
     backup: bool = False
     part: str | None = Field(None, description="only in this part (default: every part)")
@@ -106,7 +161,16 @@ class PackQuestion(BaseModel):
     def _one_kind(self) -> PackQuestion:
         if self.backup and self.lightning:
             raise ValueError("a question is a backup or a lightning question, not both")
+        if self.audio and self.video:
+            raise ValueError("a question plays a sound or a video, not both")
         return self
+
+    @property
+    def media(self) -> tuple[MediaKind, str] | None:
+        """The sound or video the question plays (its kind and file name), if any."""
+        if self.audio:
+            return "audio", self.audio
+        return ("video", self.video) if self.video else None
 
     @property
     def kind(self) -> str:
@@ -126,14 +190,15 @@ class PackQuestion(BaseModel):
             raise ValueError(f"each accepted variant has 1 to {ANSWER_MAX} characters")
         return variants
 
-    @field_validator("picture")
+    @field_validator("picture", "audio", "video")
     @classmethod
-    def _file_name(cls, value: str | None) -> str | None:
+    def _file_name(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is None or not value.strip():
             return None
         name = value.strip()
-        if PurePosixPath(name).name != name or name in {".", ".."} or "\\" in name:
-            raise ValueError(f"a picture is a plain file name without folders (got {name!r})")
+        if not plain_file_name(name):
+            what = {"audio": "a sound", "video": "a video"}.get(str(info.field_name), "a picture")
+            raise ValueError(f"{what} is a plain file name without folders (got {name!r})")
         return name
 
     @field_validator("partner", "part")
@@ -189,6 +254,21 @@ class Pack(BaseModel):
 
     def pictures(self) -> list[str]:
         return sorted({q.picture for q in self.questions if q.picture})
+
+    def media(self) -> dict[str, MediaKind]:
+        """The sounds and videos the pack names: file name -> audio or video."""
+        return {m[1]: m[0] for q in self.questions if (m := q.media) is not None}
+
+
+def plain_file_name(name: str) -> bool:
+    """Whether ``name`` is a file name without folders (as a pack names its files)."""
+    return (
+        bool(name)
+        and PurePosixPath(name).name == name
+        and name not in {".", ".."}
+        and "\\" not in name
+        and "\x00" not in name
+    )
 
 
 # ----------------------------------------------------------------------- reading
@@ -408,6 +488,8 @@ def pack_csv(pack: Pack) -> str:
                 "comment": q.comment,
                 "source": q.source,
                 "picture": q.picture or "",
+                "audio": q.audio or "",
+                "video": q.video or "",
                 "partner": q.partner or "",
                 "backup": "yes" if q.backup else "",
                 "part": q.part or "",
@@ -436,4 +518,20 @@ def check_picture(name: str, data: bytes | None, max_bytes: int) -> PictureCheck
     mime = picture_type(data)
     if mime is None:
         return PictureCheck(name, f"picture {name!r}: not a PNG, JPEG, WebP or GIF file")
+    return PictureCheck(name, None, mime)
+
+
+def check_media(name: str, data: bytes | None, limits: FileLimits) -> PictureCheck:
+    """Whether sound or video ``name`` of a pack can be stored: present, an MP3, OGG, M4A,
+    MP4 or WebM file by its first bytes, and no larger than its kind's limit."""
+    if data is None:
+        return PictureCheck(name, f"file {name!r}: the file is missing")
+    mime = media_type(data)
+    if mime is None:
+        return PictureCheck(name, f"file {name!r}: not an MP3, OGG, M4A, MP4 or WebM file")
+    kind = mime.split("/")[0]
+    if len(data) > limits.of(kind):
+        return PictureCheck(
+            name, f"{kind} {name!r}: {len(data)} bytes, more than the {limits.of(kind)} allowed"
+        )
     return PictureCheck(name, None, mime)

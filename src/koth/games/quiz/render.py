@@ -76,12 +76,22 @@ def pack_table(pack: Pack) -> Table:
         number = {"backup": "B", "lightning": "L"}.get(q.kind, "") + str(q.number)
         text = q.text if len(q.text) <= 60 else q.text[:59] + "…"
         accepted = " | ".join(q.accepted)
+        media = q.media[1] if q.media is not None else ""
         rows.append(
-            [number, q.part or "", text, q.answer, accepted, q.picture or "", q.partner or ""]
+            [
+                number,
+                q.part or "",
+                text,
+                q.answer,
+                accepted,
+                q.picture or "",
+                media,
+                q.partner or "",
+            ]
         )
     # a column no question fills is left out; the texts share what width is left, folding
     # only a word longer than their column
-    columns = ("No.", "Part", "Question", "Answer", "Accepted", "Picture", "Partner")
+    columns = ("No.", "Part", "Question", "Answer", "Accepted", "Picture", "Media", "Partner")
     keep = [i for i, name in enumerate(columns) if name in ("No.", "Question", "Answer")
             or any(row[i] for row in rows)]  # fmt: skip
     for i in keep:

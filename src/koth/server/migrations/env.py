@@ -8,8 +8,8 @@ from sqlalchemy import engine_from_config, pool
 
 from koth.server.database import Base
 from koth.server.games import store as _games_store  # noqa: F401  (registers its tables)
-from koth.server.quiz import series_store as _series_store  # noqa: F401  (registers its tables)
 from koth.server.quiz import store as _quiz_store  # noqa: F401  (registers its tables)
+from koth.server.quiz.season import store as _season_store  # noqa: F401  (registers its tables)
 
 config = context.config
 target_metadata = Base.metadata

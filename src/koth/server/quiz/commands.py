@@ -30,6 +30,7 @@ from koth.server.quiz.schemas import (
     JudgeCommand,
     LightningCommand,
     LockJoiningCommand,
+    MediaCommand,
     MergeTeamsCommand,
     NoArguments,
     OnQuestion,
@@ -245,6 +246,14 @@ def show_screen(model: EventModel, body: ScreenCommand, now: float) -> ops.Op:
     """What the big screen shows for the open question: its text, its answer or the
     mountain."""
     return ops.ScreenShown(question=_question(model, body), show=body.show, at=now)
+
+
+def play_media(model: EventModel, body: MediaCommand, now: float) -> ops.Op:
+    """Play, pause or replay the open question's sound or video (on the phones too if
+    the host says so)."""
+    return ops.MediaPlayed(
+        question=_question(model, body), action=body.action, phones=body.phones, at=now
+    )
 
 
 #: the longest a pack may take to read (in a thread: the event loop never reads one)

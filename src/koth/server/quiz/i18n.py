@@ -250,14 +250,10 @@ EN: dict[str, str] = {
     "offline_banner": N_("No connection to the server: reconnecting…"),
     "error_http": N_("The server could not do this (HTTP {status}); try again."),
     "error_network": N_("No connection to the server: nothing was sent."),
-    "offline_queued": N_(
-        "No connection to the server: reconnecting… {n} command(s) wait and will be sent in order."
-    ),
     "declaration_waiting": N_(
         "No connection: your declaration will be sent as soon as the connection is back."
     ),
     "reopen": N_("Re-open question {n}"),
-    "mark_rest_wrong": N_("Mark the other {n} wrong"),
     "show_spurs": N_("Show spurs"),
     "hide_spurs": N_("Hide spurs"),
     "withdrawn": N_("withdrawn"),
@@ -330,6 +326,13 @@ PLURALS: Final = {
     "pack_questions": N_plural("{n} question", "{n} questions"),
     "pack_backups": N_plural("{n} backup question", "{n} backup questions"),
     "pack_lightning": N_plural("{n} lightning question", "{n} lightning questions"),
+    "offline_queued": N_plural(
+        "No connection to the server: reconnecting… {n} command waits and will be sent.",
+        "No connection to the server: reconnecting… {n} commands wait and will be sent in order.",
+    ),
+    "mark_rest_wrong": N_plural(
+        "Mark the other {n} answer wrong", "Mark the other {n} answers wrong"
+    ),
 }
 
 #: the language switch names the other language in that language (never translated)

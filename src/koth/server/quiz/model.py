@@ -54,7 +54,7 @@ from koth.server.errors import (
 from koth.server.quiz import ops
 from koth.server.quiz.control import Change, HostControl
 from koth.server.quiz.names import check_team_name, name_key
-from koth.server.quiz.show import check_screen, load_pack
+from koth.server.quiz.show import check_screen, load_pack, play_media
 
 
 @dataclass
@@ -148,6 +148,12 @@ class Question:
     """what the big screen shows for it (None: the mountain, as before any pack)"""
     shown: bool = False
     """its text was shown (its picture may then be served to everyone)"""
+    media_playing: bool = False
+    """the host's last word on its sound or video: play (True) or pause"""
+    media_starts: int = 0
+    """how often the host started it from the beginning (a replay restarts it)"""
+    media_phones: bool = False
+    """the phones play it too (the host's choice)"""
 
 
 @dataclass
@@ -197,6 +203,8 @@ class EventModel(HostControl):
         self.pack: Pack | None = None
         #: pictures stored with the event: file name -> MIME type
         self.pictures: dict[str, str] = {}
+        #: sounds and videos stored with the event: file name -> MIME type
+        self.media: dict[str, str] = {}
         #: the op being folded is new (not a stored row replayed): input checks that
         #: were added over time apply to new ops only, so an old log still replays
         self._new = True
@@ -330,6 +338,10 @@ class EventModel(HostControl):
                 self._on_pack_loaded(op, seq)
             case ops.PictureStored():
                 self._on_picture_stored(op, seq)
+            case ops.MediaStored():
+                self.media[op.name] = op.mime
+            case ops.MediaPlayed():
+                self._on_media_played(op, seq)
             case ops.ScreenShown():
                 self._on_screen_shown(op, seq)
             case ops.TeamRenamed():
@@ -626,7 +638,7 @@ class EventModel(HostControl):
         if unjudged:
             raise WrongPhaseError(
                 N_(
-                    "{count} answer(s) are not judged yet (e.g. team {team}); "
+                    "answers not judged yet: {count} (e.g. team {team}); "
                     "judge every answer before resolving the question"
                 ),
                 count=len(unjudged),
@@ -767,6 +779,10 @@ class EventModel(HostControl):
         check_screen(q.timer, op)
         q.screen = op.show
         q.shown = q.shown or op.show != "standings"
+
+    def _on_media_played(self, op: ops.MediaPlayed, _seq: int) -> None:
+        part, q = self._question(op.question)
+        play_media(self.pack, part, q, op)
 
     # ------------------------------------------------------------------ helpers
     def _question(self, number: int) -> tuple[Part, Question]:

@@ -231,6 +231,28 @@ class PictureStored(_Op):
     size: int
 
 
+class MediaStored(_Op):
+    """A sound or video of the pack was stored with the event (its bytes are kept with the
+    pictures)."""
+
+    kind: Literal["media_stored"] = "media_stored"
+    name: str
+    mime: str
+    size: int
+
+
+MediaAction = Literal["play", "pause", "replay"]
+
+
+class MediaPlayed(_TimedOp):
+    """The host played, paused or replayed (from the start) the open question's sound or
+    video on the big screen, and on the phones too if ``phones``."""
+
+    kind: Literal["media_played"] = "media_played"
+    action: MediaAction
+    phones: bool = False
+
+
 class ScreenShown(_TimedOp):
     """What the big screen shows for the open question: its text (the host reads it),
     its answer (after judging) or the mountain and standings."""
@@ -337,6 +359,8 @@ Op = Annotated[
     | Lightning
     | PackLoaded
     | PictureStored
+    | MediaStored
+    | MediaPlayed
     | ScreenShown
     | TeamRenamed
     | TeamRemoved

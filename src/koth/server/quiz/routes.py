@@ -7,6 +7,7 @@ its team only; the projector and the results after the end need no token.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -39,7 +40,7 @@ from koth.server.errors import (
     WrongPhaseError,
     error_responses,
 )
-from koth.server.quiz import commands, ops, series_routes
+from koth.server.quiz import commands, ops
 from koth.server.quiz.schemas import (
     AddTeamCommand,
     AnswerAck,
@@ -56,6 +57,7 @@ from koth.server.quiz.schemas import (
     JudgeMessage,
     LightningCommand,
     LockJoiningCommand,
+    MediaCommand,
     MergeTeamsCommand,
     NoArguments,
     OnQuestion,
@@ -74,8 +76,9 @@ from koth.server.quiz.schemas import (
     TeamCommand,
     TeamMessage,
 )
+from koth.server.quiz.season import routes as season_routes
 from koth.server.ratelimit import Action
-from koth.server.responses import attachment
+from koth.server.responses import attachment, ranged
 from koth.server.sockets import serve_socket
 
 #: what any write to an event may be refused with
@@ -415,20 +418,62 @@ async def show_screen(
     return await quiz.run_command(live, commands.show_screen, body, key)
 
 
+@judge.post("/media", summary="Play, pause or replay the open question's sound or video")
+async def play_media(
+    live: HostEventDep, key: IdempotencyKeyDep, body: MediaCommand, quiz: QuizDep
+) -> JudgeMessage:
+    return await quiz.run_command(live, commands.play_media, body, key)
+
+
+#: the upload of a sound or video: its body may be as large as the setting allows
+MEDIA_UPLOAD = re.compile(r"/api/quiz/events/[^/]+/media/[^/]+")
+FILE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
+
+
+@router.put(
+    "/events/{event_id}/media/{name}",
+    dependencies=ACT,
+    tags=["quiz judge"],
+    responses=COMMAND_ERRORS,
+    summary="Store a sound or video of the pack (the request body is the file)",
+    openapi_extra=FILE_BODY,
+)
+async def store_media(
+    live: HostEventDep, name: str, request: Request, quiz: QuizDep
+) -> PictureStoredResponse:
+    return await quiz.store_media(live, name, await request.body())
+
+
+@router.get(
+    "/events/{event_id}/media/{name}",
+    dependencies=LOOKUP,
+    summary="A sound or video of the pack (public once its question was shown)",
+    response_class=Response,
+    responses={
+        200: {"content": {"audio/*": {}, "video/*": {}}, "description": "the file"},
+        206: {"content": {"audio/*": {}, "video/*": {}}, "description": "the bytes asked for"},
+        **error_responses(NotFoundError),
+    },
+)
+async def media(
+    event_id: str, name: str, request: Request, quiz: QuizDep, token: QuizTokenDep
+) -> Response:
+    mime, data = await quiz.picture(event_id, name, token)
+    return ranged(data, mime, request.headers.get("range"))
+
+
 @router.put(
     "/events/{event_id}/pictures/{name}",
     dependencies=ACT,
     tags=["quiz judge"],
     responses=COMMAND_ERRORS,
     summary="Store a picture of the pack (the request body is the file)",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
-            },
-        }
-    },
+    openapi_extra=FILE_BODY,
 )
 async def store_picture(
     live: HostEventDep, name: str, request: Request, quiz: QuizDep
@@ -567,4 +612,4 @@ async def quiz_socket(
 
 
 #: the quiz API's routers, each included by the app
-ROUTERS = (router, judge, series_routes.router)
+ROUTERS = (router, judge, season_routes.router)

@@ -22,6 +22,7 @@ from koth.server.quiz.ops import (
     Declaration,
     EventSettings,
     Format,
+    MediaAction,
     Screen,
 )
 
@@ -76,6 +77,18 @@ class NoArguments(_Body):
 
 class OnQuestion(_Body):
     question: int | None = Field(default=None, ge=1, description="default: the open question")
+
+
+class MediaContent(BaseModel):
+    """The open question's sound or video and the host's last word on it: the page plays
+    it while ``playing``, pauses it otherwise, and starts it again whenever ``starts``
+    grows (a replay)."""
+
+    kind: Literal["audio", "video"]
+    url: str = Field(description="the file's address (served once the question is shown)")
+    playing: bool
+    starts: int = Field(description="how often the host started it from the beginning")
+    phones: bool = Field(description="the phones play it too (the host's choice)")
 
 
 class AddTeamCommand(_Body):
@@ -332,6 +345,10 @@ class TeamMessage(_StateMessage):
     question_text: str | None = Field(
         default=None, description="the open question's text once shown (a host setting)"
     )
+    media: MediaContent | None = Field(
+        default=None,
+        description="the shown question's sound or video, if the host plays it on phones",
+    )
     withdrawn: bool = Field(default=False, description="the team withdrew (rules Q36)")
 
 
@@ -547,6 +564,13 @@ class ScreenCommand(OnQuestion):
     show: Screen
 
 
+class MediaCommand(OnQuestion):
+    """Play, pause or replay the open question's sound or video on the big screen."""
+
+    action: MediaAction
+    phones: bool = Field(default=False, description="play it on the teams' phones too")
+
+
 class PictureStoredResponse(BaseModel):
     name: str
     mime: str
@@ -560,6 +584,10 @@ class PackSummary(BaseModel):
     lightning_questions: int = 0
     pictures: list[str]
     missing_pictures: list[str] = Field(description="named by the pack, not uploaded yet")
+    media: list[str] = Field(default_factory=list, description="sounds and videos it names")
+    missing_media: list[str] = Field(
+        default_factory=list, description="sounds and videos not uploaded yet"
+    )
 
 
 class ScreenContent(BaseModel):
@@ -574,6 +602,7 @@ class ScreenContent(BaseModel):
     accepted: list[str] = Field(default_factory=list)
     comment: str | None = None
     lightning: bool = Field(default=False, description="a lightning question of the pack")
+    media: MediaContent | None = Field(default=None, description="its sound or video")
 
 
 class ExpectedAnswer(BaseModel):
@@ -590,3 +619,4 @@ class ExpectedAnswer(BaseModel):
     picture: str | None
     lightning: bool = False
     screen: Screen | None
+    media: MediaContent | None = None

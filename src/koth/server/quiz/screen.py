@@ -20,6 +20,7 @@ from koth.server.quiz.schemas import (
     AnswerGroup,
     ExpectedAnswer,
     JudgeMessage,
+    MediaContent,
     PackSummary,
     ProjectorMessage,
     ScreenContent,
@@ -33,6 +34,24 @@ _DIGITS = re.compile(r"\d+")
 
 def picture_url(event_id: str, name: str) -> str:
     return f"/api/quiz/events/{event_id}/pictures/{quote(name, safe='')}"
+
+
+def media_url(event_id: str, name: str) -> str:
+    return f"/api/quiz/events/{event_id}/media/{quote(name, safe='')}"
+
+
+def _media(model: EventModel, q: Question, found: PackQuestion | None) -> MediaContent | None:
+    """The question's sound or video once it is shown and stored (None: none)."""
+    media = found.media if found is not None else None
+    if media is None or not q.shown or media[1] not in model.media:
+        return None
+    return MediaContent(
+        kind=media[0],
+        url=media_url(model.event_id, media[1]),
+        playing=q.media_playing,
+        starts=q.media_starts,
+        phones=q.media_phones,
+    )
 
 
 def slope_labels(teams: list[str]) -> dict[str, str]:
@@ -91,6 +110,7 @@ def fill_projector(out: ProjectorMessage, model: EventModel, part: Part) -> None
             content.text = found.text
             content.picture = _picture(model, found)
             content.partner = found.partner
+            content.media = _media(model, q, found)
             if q.screen == "answer":
                 content.answer = found.answer
                 content.accepted = found.accepted
@@ -119,12 +139,17 @@ def end_reason_text(part: Part, lang: str = "en") -> str | None:
 
 
 def fill_team(out: TeamMessage, model: EventModel) -> None:
+    """The shown question's text (if the host's setting says so) and its sound or video
+    (if the host plays it on the phones too)."""
     part = model.part
     q = part.open_question if part is not None else None
-    if part is None or q is None or not q.shown or not model.config.phones_show_question:
+    if part is None or q is None or not q.shown:
         return
     found = _pack_question(model, part, q)
-    out.question_text = found.text if found is not None else None
+    if q.media_phones:
+        out.media = _media(model, q, found)
+    if model.config.phones_show_question:
+        out.question_text = found.text if found is not None else None
 
 
 def fill_judge(out: JudgeMessage, model: EventModel) -> None:
@@ -138,6 +163,8 @@ def fill_judge(out: JudgeMessage, model: EventModel) -> None:
         lightning_questions=pack.count("lightning"),
         pictures=pack.pictures(),
         missing_pictures=[p for p in pack.pictures() if p not in model.pictures],
+        media=sorted(pack.media()),
+        missing_media=sorted(m for m in pack.media() if m not in model.media),
     )
     part = model.part
     lightning = lightning_question(model, part) if part is not None else None
@@ -172,6 +199,7 @@ def fill_judge(out: JudgeMessage, model: EventModel) -> None:
         partner=found.partner,
         picture=_picture(model, found),
         screen=q.screen,
+        media=_media(model, q, found),
     )
     if out.open is not None:
         mark_matches(out.open.groups, found)

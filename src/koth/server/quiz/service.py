@@ -17,10 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 import segno
-from pydantic import ValidationError
 from sqlalchemy import Engine
 
-from koth.games.quiz.pack import PICTURE_MAX_BYTES, PackQuestion, check_picture
+from koth.games.quiz.pack import FileLimits, check_media, check_picture, plain_file_name
 from koth.i18n import N_
 from koth.server import security
 from koth.server.broker import Broker
@@ -54,7 +53,7 @@ from koth.server.quiz.schemas import (
     ResultsDocument,
     TeamMessage,
 )
-from koth.server.quiz.show import shown_pictures
+from koth.server.quiz.show import shown_files
 from koth.server.quiz.store import LogEntry, QuizRepository, StoredEvent
 
 #: join codes avoid letters and digits that are easy to confuse (0/O, 1/I/L)
@@ -98,11 +97,11 @@ class QuizService:
         max_listeners: int = 3000,
         max_live: int = 200,
         idle_seconds: float = 3600.0,
-        max_picture_bytes: int = PICTURE_MAX_BYTES,
+        file_limits: FileLimits | None = None,
         max_pack_bytes: int = 1024 * 1024,
     ) -> None:
         self.max_listeners = max_listeners
-        self.max_picture_bytes = max_picture_bytes
+        self.file_limits = file_limits or FileLimits()
         self.max_pack_bytes = max_pack_bytes
         #: one pack is read at a time, in a thread of its own: the database calls' threads
         #: stay free for everyone else
@@ -419,29 +418,36 @@ class QuizService:
 
     async def store_picture(self, live: LiveEvent, name: str, data: bytes) -> PictureStoredResponse:
         """Store a picture of the pack (a PNG, JPEG, WebP or GIF by its first bytes, at
-        most ``max_picture_bytes``); a picture of the same name is replaced."""
-        try:
-            if "\x00" in name:
-                raise ValueError(name)
-            PackQuestion.model_validate({"number": 1, "text": "-", "answer": "-", "picture": name})
-        except (ValidationError, ValueError):
-            raise InvalidRequestError(
-                N_("a picture is a plain file name without folders (got {name!r})"), name=name
-            ) from None
-        found = check_picture(name, data, self.max_picture_bytes)
+        most the picture limit); a picture of the same name is replaced."""
+        _check_file_name(name, N_("a picture is a plain file name without folders (got {name!r})"))
+        found = check_picture(name, data, self.file_limits.picture)
         if found.problem is not None or found.mime is None:
             raise InvalidRequestError(str(found.problem))
         await asyncio.to_thread(self.repo.put_picture, live.event_id, name, found.mime, data)
         await live.submit(ops.PictureStored(name=name, mime=found.mime, size=len(data)))
         return PictureStoredResponse(name=name, mime=found.mime, size=len(data))
 
+    async def store_media(self, live: LiveEvent, name: str, data: bytes) -> PictureStoredResponse:
+        """Store a sound or video of the pack (an MP3, OGG, M4A, MP4 or WebM by its first
+        bytes, at most its kind's limit, the check ``koth quiz pack check`` makes); one of
+        the same name is replaced. It is kept with the pictures (one table of pack files)."""
+        _check_file_name(
+            name, N_("a sound or video is a plain file name without folders (got {name!r})")
+        )
+        found = check_media(name, data, self.file_limits)
+        if found.problem is not None or found.mime is None:
+            raise InvalidRequestError(str(found.problem))
+        await asyncio.to_thread(self.repo.put_picture, live.event_id, name, found.mime, data)
+        await live.submit(ops.MediaStored(name=name, mime=found.mime, size=len(data)))
+        return PictureStoredResponse(name=name, mime=found.mime, size=len(data))
+
     async def picture(self, event_id: str, name: str, token: str | None) -> tuple[str, bytes]:
-        """A picture of the pack: for everyone once its question was shown (or the event
-        is over), before that for the host only."""
+        """A picture, sound or video of the pack: for everyone once its question was shown
+        (or the event is over), before that for the host only."""
         live = await self.live(event_id)
         if "\x00" in name:  # no stored name holds one (nor could, on PostgreSQL)
             raise NotFoundError(N_("no picture {name!r} is stored with this event"), name=name)
-        public = await live.read(lambda m, _now: shown_pictures(m.pack, m.parts, m.finished))
+        public = await live.read(lambda m, _now: shown_files(m.pack, m.parts, m.finished))
         if name not in public:
             try:
                 self.check_host(live, token)
@@ -522,6 +528,12 @@ class QuizService:
             live.unsubscribe(listener)
             raise
         return live, listener, first
+
+
+def _check_file_name(name: str, message: str) -> None:
+    """A pack's file is named as the pack names it: a plain name without folders."""
+    if not plain_file_name(name) or len(name) > 200:
+        raise InvalidRequestError(message, name=name)
 
 
 def _check_key(key: str | None) -> None:

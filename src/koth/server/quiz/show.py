@@ -17,7 +17,7 @@ from koth.server.errors import InvalidRequestError, WrongPhaseError
 from koth.server.quiz import ops
 
 if TYPE_CHECKING:
-    from koth.server.quiz.model import Part, Timer
+    from koth.server.quiz.model import Part, Question, Timer
 
 
 def load_pack(data: dict[str, Any]) -> Pack:
@@ -39,6 +39,25 @@ def check_screen(timer: Timer | None, op: ops.ScreenShown) -> None:
         )
 
 
+def play_media(pack: Pack | None, part: Part, q: Question, op: ops.MediaPlayed) -> None:
+    """The host plays, pauses or replays question ``q``'s sound or video: only a question
+    of the pack that has one, and only once its text is shown (not before: the file would
+    give the question away)."""
+    found = pack_question(pack, part, q.number)
+    if found is None or found.media is None:
+        raise InvalidRequestError(
+            N_("question {question} has no sound or video in the pack"), question=q.number
+        )
+    if not q.shown:
+        raise WrongPhaseError(
+            N_("show question {question} before playing its sound or video"), question=q.number
+        )
+    q.media_playing = op.action != "pause"
+    if op.action == "replay" or (op.action == "play" and not q.media_starts):
+        q.media_starts += 1
+    q.media_phones = op.phones
+
+
 def pack_question(pack: Pack | None, part: Part, number: int) -> PackQuestion | None:
     """The pack's question read as question ``number`` of ``part`` (None: no pack, or the
     pack has no such question)."""
@@ -47,23 +66,27 @@ def pack_question(pack: Pack | None, part: Part, number: int) -> PackQuestion | 
     return pack.find(part.name, number, part.config.questions)
 
 
-def shown_pictures(pack: Pack | None, parts: list[Part], finished: bool) -> set[str]:
-    """The pictures everyone may see: those of questions already shown (all of them once
-    the event is over); before that a picture would give its question away."""
+def shown_files(pack: Pack | None, parts: list[Part], finished: bool) -> set[str]:
+    """The pictures, sounds and videos everyone may see: those of questions already shown
+    (all of them once the event is over); before that a file would give its question
+    away."""
     if pack is None:
         return set()
     if finished:
-        return set(pack.pictures())
+        return {*pack.pictures(), *pack.media()}
     names: set[str] = set()
     for part in parts:
         for q in part.questions:
             found = pack_question(pack, part, q.number) if q.shown else None
-            if found is not None and found.picture:
-                names.add(found.picture)
+            names.update(_files(found))
         # lightning questions are on the screen from the moment their tie is played off
         asked = len(part.lightning) + (0 if part.settled or not part.state.finished else 1)
         for number in range(1, asked + 1):
-            quick = pack.lightning_question(part.name, number)
-            if quick is not None and quick.picture:
-                names.add(quick.picture)
+            names.update(_files(pack.lightning_question(part.name, number)))
     return names
+
+
+def _files(found: PackQuestion | None) -> set[str]:
+    if found is None:
+        return set()
+    return {n for n in (found.picture, found.audio, found.video) if n}

@@ -16,7 +16,7 @@ from koth.server.errors import (
     RateLimitedError,
     error_responses,
 )
-from koth.server.quiz.series_schemas import (
+from koth.server.quiz.season.schemas import (
     AddEvent,
     CreatedSeries,
     CreateSeries,

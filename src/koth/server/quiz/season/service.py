@@ -1,5 +1,5 @@
 """Seasons: create a series, add the host's events, merge team spellings, and build the
-season table (:mod:`koth.server.quiz.series`) from the events' results."""
+season table (:mod:`koth.server.quiz.season.standing`) from the events' results."""
 
 from __future__ import annotations
 
@@ -14,14 +14,7 @@ from koth.server.quiz import views
 from koth.server.quiz.export import BOM, FORMULA_STARTS
 from koth.server.quiz.model import EventModel
 from koth.server.quiz.names import name_key
-from koth.server.quiz.series import (
-    Formula,
-    SeasonEvent,
-    event_results,
-    merge_problem,
-    season_table,
-)
-from koth.server.quiz.series_schemas import (
+from koth.server.quiz.season.schemas import (
     AddEvent,
     CreatedSeries,
     CreateSeries,
@@ -32,7 +25,14 @@ from koth.server.quiz.series_schemas import (
     SeriesSettings,
     SeriesTable,
 )
-from koth.server.quiz.series_store import SeriesRepository, StoredSeries
+from koth.server.quiz.season.standing import (
+    Formula,
+    SeasonEvent,
+    event_results,
+    merge_problem,
+    season_table,
+)
+from koth.server.quiz.season.store import SeriesRepository, StoredSeries
 from koth.server.quiz.service import QuizService
 
 MAX_EVENTS = 200

@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from koth.server.bodies import RequestBody
 from koth.server.quiz.names import TEAM_NAME_MAX
-from koth.server.quiz.series import Formula
+from koth.server.quiz.season.standing import Formula
 
 
 class _Body(RequestBody):

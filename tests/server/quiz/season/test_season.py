@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from koth.server.quiz.names import name_key
-from koth.server.quiz.series import (
+from koth.server.quiz.season.standing import (
     EventResult,
     SeasonEvent,
     event_results,
