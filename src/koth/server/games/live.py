@@ -30,9 +30,6 @@ class LiveGame:
     pending: dict[int, str] = field(default_factory=dict)
     #: the recent events, collected as moves are applied (a message only reads them)
     notes: Notes = ()
-    #: (version, seat) of the hints given at the current decision: the move the seat
-    #: plays there is stored marked as played after a hint
-    hints: set[tuple[int, int]] = field(default_factory=set)
     #: every reader's log, kept as moves are applied (replaced, never changed, once kept)
     book: LogBook | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
