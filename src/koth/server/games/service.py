@@ -345,10 +345,12 @@ class GameService:
             )
         subscriber = self.hub.subscribe(game_id, sink, (seat, lang))
         try:
-            return subscriber, await self.message(game_id, token, lang)
+            first = await self.message(game_id, token, lang)
         except BaseException:
             self.hub.unsubscribe(game_id, subscriber)
             raise
+        self.hub.first_sent(game_id, (seat, lang), len(first.log))
+        return subscriber, first
 
     def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
         self.hub.unsubscribe(game_id, subscriber)
@@ -733,10 +735,17 @@ class GameService:
 
     # ------------------------------------------------------------- listeners
     async def _publish(self, live: LiveGame) -> None:
-        await self.hub.publish(
-            live.stored.id,
-            lambda audience: state_message(live, *audience).model_dump_json(),
-        )
+        """Send every listener its audience's message, with only the log entries that
+        audience was not sent before (each connection's first message had the whole log;
+        a client that finds a gap asks for the whole picture)."""
+        sent = self.hub.log_sent(live.stored.id)
+
+        def message_for(audience: Audience) -> str:
+            message = state_message(live, *audience, log_from=sent.get(audience, 0))
+            sent[audience] = message.log_from + len(message.log)
+            return message.model_dump_json()
+
+        await self.hub.publish(live.stored.id, message_for)
 
     def _fan_out(self, live: LiveGame) -> None:
         """Send the listeners the new state after the request is answered: a slow or
