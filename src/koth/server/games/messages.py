@@ -58,7 +58,7 @@ def action_entry(game: Game[Any, Any, Any], action: Any) -> LegalAction:
     return LegalAction(
         id=game.action_id(action),
         text=game.action_to_str(action),
-        type=type(action).__name__,
+        type=game.action_kind(action),
         fields=fields if isinstance(fields, dict) else {},
     )
 

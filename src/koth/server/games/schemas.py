@@ -195,7 +195,10 @@ class CreatedGameResponse(BaseModel):
 class LegalAction(BaseModel):
     id: int
     text: str = Field(description="notation")
-    type: str = Field(description="the action's class name")
+    type: str = Field(
+        description="the action's kind (`Game.action_kinds`: the enum lists every registered "
+        "game's)"
+    )
     fields: dict[str, Any] = Field(description="the action's structured fields")
 
 
