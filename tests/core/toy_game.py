@@ -72,6 +72,7 @@ class DuelTermination(enum.Enum):
 class SecretDuel(Game[DuelState, Action, DuelParams]):
     name = "toy_duel"
     params_type = DuelParams
+    action_kinds = ("deal", "stake", "choice")
 
     @property
     def num_players(self) -> int:

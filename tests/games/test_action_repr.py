@@ -32,3 +32,14 @@ def test_repr_is_the_notation_and_parses_back(game: Game[Any, Any, Any]) -> None
 )
 def test_repr_examples(game: Game[Any, Any, Any], text: str, expected: str) -> None:
     assert repr(game.parse_action(text)) == expected
+
+
+@pytest.mark.parametrize("game", [CardsGame(), BoardGame(num_players=4)], ids=["cards", "board"])
+def test_every_action_has_one_of_the_kinds_its_game_declares(game: Game[Any, Any, Any]) -> None:
+    kinds = {game.action_kind(game.action_from_id(i)) for i in range(game.num_distinct_actions())}
+    assert kinds == set(game.action_kinds)  # each declared kind is one some action has
+
+
+def test_an_action_kind_is_its_class_name_in_snake_case() -> None:
+    assert BoardGame().action_kind(BoardGame().parse_action("turn ring1 left")) == "turn_ring"
+    assert CardsGame().action_kind(CardsGame().parse_action("JK")) == "joker_play"

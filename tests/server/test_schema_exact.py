@@ -52,3 +52,14 @@ def test_booleans_are_booleans(client: TestClient) -> None:
 def test_the_pack_text_limit_fits_in_a_request_body(client: TestClient) -> None:
     text = component(client, "PackUpload")["properties"]["text"]
     assert text["maxLength"] <= Settings().max_body_bytes
+
+
+def test_a_legal_actions_type_is_an_enum_of_the_registered_games_kinds(
+    client: TestClient,
+) -> None:
+    enum = component(client, "LegalAction")["properties"]["type"]["enum"]
+    assert {"single", "run", "joker_play", "turn_ring", "move_area", "end"} <= set(enum)
+    assert {"stake", "choice"} <= set(enum)  # the toy game the tests register
+    game = create_game(client, "cards")
+    me = client.get(f"/api/games/{game.id}", headers=game.auth(0)).json()
+    assert me["legal"] and {entry["type"] for entry in me["legal"]} <= set(enum)

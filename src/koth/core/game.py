@@ -42,6 +42,9 @@ class Game(ABC, Generic[S, A, P]):
     name: ClassVar[str]
     #: the parameters class
     params_type: ClassVar[type[GameParams]]
+    #: the codes of the game's kinds of action (``action_kind``): stable words a program
+    #: or a table matches on (the web app's schema lists every registered game's)
+    action_kinds: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: Mapping[str, Any] | P | None = None, **overrides: Any) -> None:
         self.params: P = self.params_type.parse(params, **overrides)  # type: ignore[assignment]
@@ -153,6 +156,14 @@ class Game(ABC, Generic[S, A, P]):
     # -------------------------------------------------------------- notation
     def action_to_str(self, action: A) -> str:
         return str(action)
+
+    def action_kind(self, action: A) -> str:
+        """The kind of ``action``, one of ``action_kinds``. Default: its class's name
+        in snake case (``TurnRing``: ``turn_ring``)."""
+        name = type(action).__name__
+        return "".join(
+            f"_{c.lower()}" if c.isupper() and i else c.lower() for i, c in enumerate(name)
+        )
 
     @abstractmethod
     def parse_action(self, text: str) -> A:

@@ -32,6 +32,7 @@ from koth.server.games import learn_routes
 from koth.server.games import pages as game_pages
 from koth.server.games import routes as game_routes
 from koth.server.games.analysis import AnalysisService, analysis_agent
+from koth.server.games.catalog import action_kinds
 from koth.server.games.hints import HintService
 from koth.server.games.service import GameService
 from koth.server.games.store import Repository
@@ -157,7 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(quiz_pages.router)
     app.include_router(operations.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    kinds = action_kinds()  # of every game registered now, the extra ones included
+    app.openapi = lambda: _openapi(app, kinds)  # type: ignore[method-assign]
     return app
 
 
@@ -223,10 +225,11 @@ async def _expire(games: GameService, days: float) -> None:
         await _expire_once(games, days)
 
 
-def _openapi(app: FastAPI) -> dict[str, Any]:
+def _openapi(app: FastAPI, kinds: list[str]) -> dict[str, Any]:
     """FastAPI's document, with the bearer tokens marked optional where they are (a
     spectator, the projector and public results need none): an empty requirement
-    object means "no credentials" in OpenAPI."""
+    object means "no credentials" in OpenAPI; and a legal action's ``type`` the enum of
+    ``kinds``, the registered games' kinds of action."""
     if app.openapi_schema is None:
         document = get_openapi(
             title=app.title, version=app.version, summary=app.summary, routes=app.routes
@@ -235,6 +238,9 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
             for operation in methods.values():
                 if "security" in operation and {} not in operation["security"]:
                     operation["security"].append({})
+        legal = document.get("components", {}).get("schemas", {}).get("LegalAction")
+        if legal is not None:
+            legal["properties"]["type"]["enum"] = kinds
         app.openapi_schema = document
     return app.openapi_schema
 

@@ -32,6 +32,21 @@ def refused(response: Any, status: int, code: str, words: str) -> None:
     assert error["code"] == code and words in error["message"], error
 
 
+def play_hinted(client: TestClient, game: Created, body: Any) -> None:
+    """Seat 1 plays the hinted card; returns once the move is complete (the computer
+    seat has chosen too: a secret choice)."""
+    played = client.post(
+        f"/api/games/{game.id}/actions",
+        json={"action_id": body["action"]["id"], "version": body["version"]},
+        headers=game.auth(0),
+    )
+    assert played.status_code == 200, played.text
+    deadline = time.monotonic() + 30
+    while client.get(f"/api/games/{game.id}").json()["version"] == body["version"]:
+        assert time.monotonic() < deadline, "the computer seat never chose"
+        time.sleep(0.05)
+
+
 def test_a_hint_is_a_legal_move_of_the_seat_and_its_move_is_marked(quick: TestClient) -> None:
     game = create_game(
         quick, "cards", seats=[{"kind": "human"}, {"kind": "computer", "agent": "beginner"}]
@@ -48,21 +63,26 @@ def test_a_hint_is_a_legal_move_of_the_seat_and_its_move_is_marked(quick: TestCl
     russian = hint(quick, game, 0, "ru").json()
     assert russian["level_title"] == "Эксперт" and "Эксперт" in russian["reason"]
 
-    played = quick.post(
-        f"/api/games/{game.id}/actions",
-        json={"action_id": body["action"]["id"], "version": body["version"]},
-        headers=game.auth(0),
-    )
-    assert played.status_code == 200, played.text
-    # the move is complete once the computer seat has chosen too (a secret choice)
-    deadline = time.monotonic() + 30
-    while quick.get(f"/api/games/{game.id}").json()["version"] == body["version"]:
-        assert time.monotonic() < deadline, "the computer seat never chose"
-        time.sleep(0.05)
+    play_hinted(quick, game, body)
     frames = quick.get(f"/api/games/{game.id}/replay", headers=game.auth(0)).json()["frames"]
     marked = [f["version"] for f in frames if f["hinted"]]
     assert marked == [body["version"] + 1], marked
     assert all(f["hinted"] in ([], [0]) for f in frames)
+
+
+def test_the_hint_mark_survives_a_restart_and_reaches_another_process(database_url: str) -> None:
+    # the hint is given by one process, which then stops; the move is played through a
+    # second process that never saw the hint, and a third (after a restart) replays it
+    settings = make_settings(database_url, max_agent_seconds=0.1)
+    seats = [{"kind": "human"}, {"kind": "computer", "agent": "beginner"}]
+    with TestClient(create_app(settings)) as first:
+        game = create_game(first, "cards", seats=seats)
+        body = hint(first, game, 0).json()
+    with TestClient(create_app(settings)) as second:
+        play_hinted(second, game, body)
+    with TestClient(create_app(settings)) as third:
+        frames = third.get(f"/api/games/{game.id}/replay", headers=game.auth(0)).json()["frames"]
+    assert [f["version"] for f in frames if f["hinted"]] == [body["version"] + 1]
 
 
 def test_hints_are_refused_where_they_are_not_offered(quick: TestClient) -> None:

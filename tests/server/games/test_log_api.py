@@ -106,3 +106,37 @@ def test_b19_a_board_game_logs_its_setup_and_turns_to_every_reader(client: TestC
     assert entry["move"] == response.json()["version"] - 1
     for reader in (0, 1, None):
         assert _state(client, game, reader)["log"] == engine_log(client, game, reader, "en")
+
+
+def merged_log(socket: Any, final_version: int) -> tuple[list[Any], int, list[int]]:
+    """Read ``socket``'s messages until the game's last version, merging the log as the
+    table does; returns the log, the first message's entries and each update's."""
+    first = socket.receive_json()
+    assert first["log_from"] == 0
+    log, updates = list(first["log"]), []
+    message = first
+    while message["version"] < final_version or message["outcome"] is None:
+        message = socket.receive_json()
+        assert message["log_from"] == len(log)  # nothing missed, nothing sent twice
+        log = log[: message["log_from"]] + message["log"]
+        updates.append(len(message["log"]))
+    return log, len(first["log"]), updates
+
+
+def test_c15_2_a_live_update_carries_only_the_new_log_entries(client: TestClient) -> None:
+    game = create_game(client, "cards")
+    url = f"/api/games/{game.id}/ws"
+    with client.websocket_connect(url) as seat, client.websocket_connect(url) as watcher:
+        seat.send_json({"type": "hello", "token": game.tokens[0]})
+        watcher.send_json({"type": "hello", "token": None})
+        play_to_the_end(client, game, 2, seed=5)
+        final = _state(client, game, None)["version"]
+        for socket, reader in ((seat, 0), (watcher, None)):
+            log, first, updates = merged_log(socket, final)
+            assert log == engine_log(client, game, reader, "en")
+            assert first + sum(updates) == len(log)  # every entry sent once
+            assert max(updates) < len(log) // 4  # an update is a move's entries, not the log
+    with client.websocket_connect(url) as again:  # a new connection gets the whole log
+        again.send_json({"type": "hello", "token": game.tokens[0]})
+        whole = again.receive_json()
+        assert whole["log_from"] == 0 and whole["log"] == engine_log(client, game, 0, "en")

@@ -33,6 +33,22 @@ class BoardGame(Game[BoardState, Action, BoardParams]):
 
     name = "board"
     params_type = BoardParams
+    action_kinds = (
+        "roll",
+        "terrain_draw",
+        "area_draw",
+        "place",
+        "exclude",
+        "recruit",
+        "move",
+        "attack",
+        "ally",
+        "answer",
+        "turn_ring",
+        "move_area",
+        "swap",
+        "end",
+    )
 
     def __init__(self, params: Mapping[str, Any] | BoardParams | None = None, **overrides: Any):
         super().__init__(params, **overrides)

@@ -31,6 +31,7 @@ class CardsGame(Game[CardsState, CardsAction, CardsParams]):
 
     name = "cards"
     params_type = CardsParams
+    action_kinds = ("deal", "place", "choose", "single", "run", "joker_play")
 
     @property
     def num_players(self) -> int:

@@ -19,6 +19,12 @@ from koth.server.games.wording import levels_words
 log = logging.getLogger(__name__)
 
 
+def action_kinds() -> list[str]:
+    """The kinds of action of every registered game (``Game.action_kinds``): the
+    schema's enum of a legal action's ``type``."""
+    return sorted({kind for name in game_names() for kind in game_type(name).action_kinds})
+
+
 @dataclass(frozen=True, slots=True)
 class ParamField:
     """One parameter as a form field."""

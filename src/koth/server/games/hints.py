@@ -5,9 +5,9 @@ between two people it would be a third player. The person asks from their seat (
 spectator never gets one); the strongest level of the game (``koth.agents.levels``)
 searches the seat's information set, in the computer seats' worker processes and
 within the server's think-time cap, and the answer names the move with a one-line
-reason from the search's statistics. The service notes that the seat was given a hint
-at this version, so the move it then plays is stored with ``"hinted"`` (see
-``GameService.submit``) and the replay marks it.
+reason from the search's statistics. The service stores that the seat was given a hint
+at this version, so the move it then plays, in whichever process, is stored with
+``"hinted"`` (see ``GameService.submit``) and the replay marks it.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class HintService:
         snapshot = state.clone()
         found: Suggestion = await self.worker.in_search_pool(suggest, snapshot, seat, spec, seed)
         action = snapshot.check_action(found.action, seat)
-        self.games.note_hint(game_id, version, seat)
+        await self.games.note_hint(game_id, version, seat)
         _ = Translator(lang)
         return HintResponse(
             game_id=game_id,

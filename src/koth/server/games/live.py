@@ -30,9 +30,6 @@ class LiveGame:
     pending: dict[int, str] = field(default_factory=dict)
     #: the recent events, collected as moves are applied (a message only reads them)
     notes: Notes = ()
-    #: (version, seat) of the hints given at the current decision: the move the seat
-    #: plays there is stored marked as played after a hint
-    hints: set[tuple[int, int]] = field(default_factory=set)
     #: every reader's log, kept as moves are applied (replaced, never changed, once kept)
     book: LogBook | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -64,6 +61,7 @@ class LiveHub(Generic[K]):
 
     def __init__(self) -> None:
         self._games: dict[str, Listeners[K]] = {}
+        self._log_sent: dict[str, dict[K, int]] = {}
 
     def subscribe(self, game_id: str, sink: Sink, audience: K) -> Listener[K]:
         listeners = self._games.get(game_id)
@@ -77,6 +75,24 @@ class LiveHub(Generic[K]):
             listeners.remove(subscriber)
             if not listeners:
                 del self._games[game_id]
+                self._log_sent.pop(game_id, None)
+
+    def first_sent(self, game_id: str, audience: K, entries: int) -> None:
+        """A listener of ``audience`` was sent its first message, with ``entries`` log
+        entries: when it is the audience's only listener and no update was sent to the
+        audience yet, the next update starts from there."""
+        listeners = self._games.get(game_id)
+        if listeners is None or listeners.count(lambda key: key == audience) != 1:
+            return
+        self._log_sent.setdefault(game_id, {}).setdefault(audience, entries)
+
+    def log_sent(self, game_id: str) -> dict[K, int]:
+        """How many log entries each audience of ``game_id`` has been sent (every
+        listener of it has had them: its first message, or an update); the publisher
+        keeps it up to date."""
+        if game_id not in self._games:
+            return {}  # nobody listens: nothing is sent, nothing kept
+        return self._log_sent.setdefault(game_id, {})
 
     def count(self, game_id: str, wanted: Callable[[K], bool] | None = None) -> int:
         """How many listen to ``game_id`` (those of the audiences ``wanted`` picks)."""

@@ -58,7 +58,7 @@ def action_entry(game: Game[Any, Any, Any], action: Any) -> LegalAction:
     return LegalAction(
         id=game.action_id(action),
         text=game.action_to_str(action),
-        type=type(action).__name__,
+        type=game.action_kind(action),
         fields=fields if isinstance(fields, dict) else {},
     )
 
@@ -82,9 +82,12 @@ def to_move_info(state: GameState[Any, Any]) -> ToMoveInfo:
     return ToMoveInfo(kind=to_move.kind.value, players=list(to_move.players))
 
 
-def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> StateMessage:
+def state_message(
+    live: LiveGame, seat: int | None, lang: str = DEFAULT, log_from: int = 0
+) -> StateMessage:
     """The full current picture of the game for ``seat`` (None: a spectator), its texts
-    in ``lang``."""
+    in ``lang``; its log only from entry ``log_from`` on (the reader has had those
+    before it)."""
     state = live.state
     game = state.game
     to_move = state.to_move()
@@ -92,6 +95,8 @@ def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> Stat
     if seat is not None and seat in to_move.players and seat not in live.submitted:
         legal = [action_entry(game, a) for a in state.legal_actions(seat)]
     outcome = state.outcome()
+    entries = live.book.entries(seat) if live.book is not None else []
+    log_from = min(log_from, len(entries))
     return StateMessage(
         game_id=live.stored.id,
         game=game.name,
@@ -107,7 +112,8 @@ def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> Stat
         outcome=outcome.to_json() if outcome else None,
         returns=list(state.returns()) if outcome else None,
         notes=note_entries(live.notes, lang),
-        log=log_entries(live.book.entries(seat), lang) if live.book is not None else [],
+        log_from=log_from,
+        log=log_entries(entries[log_from:], lang),
         my_submission=live.pending.get(seat) if seat is not None else None,
         reveal=({str(s): state.view(s) for s in range(game.num_players)} if outcome else None),
     )

@@ -195,7 +195,10 @@ class CreatedGameResponse(BaseModel):
 class LegalAction(BaseModel):
     id: int
     text: str = Field(description="notation")
-    type: str = Field(description="the action's class name")
+    type: str = Field(
+        description="the action's kind (`Game.action_kinds`: the enum lists every registered "
+        "game's)"
+    )
     fields: dict[str, Any] = Field(description="the action's structured fields")
 
 
@@ -258,9 +261,17 @@ class StateMessage(BaseModel):
         default_factory=list,
         description="the recent events (at most 8, newest last): public, the same for all",
     )
+    log_from: int = Field(
+        default=0,
+        ge=0,
+        description="the index of the first entry of `log` in the reader's whole log: a live "
+        "update carries only the entries its connection has not had (the first message of a "
+        "connection, and every HTTP answer, carry the whole log: 0)",
+    )
     log: list[LogEntry] = Field(
         default_factory=list,
-        description="every public event of the game so far as this reader saw it, oldest first",
+        description="the public events of the game as this reader saw them, oldest first: "
+        "the whole log from entry `log_from` on",
     )
     my_submission: str | None = Field(
         default=None,

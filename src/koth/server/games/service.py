@@ -14,7 +14,7 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Callable, Collection, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
@@ -345,10 +345,12 @@ class GameService:
             )
         subscriber = self.hub.subscribe(game_id, sink, (seat, lang))
         try:
-            return subscriber, await self.message(game_id, token, lang)
+            first = await self.message(game_id, token, lang)
         except BaseException:
             self.hub.unsubscribe(game_id, subscriber)
             raise
+        self.hub.first_sent(game_id, (seat, lang), len(first.log))
+        return subscriber, first
 
     def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
         self.hub.unsubscribe(game_id, subscriber)
@@ -570,7 +572,7 @@ class GameService:
                 else:
                     after = state.clone()
                     after.apply_action(parsed, seat)
-                    hinted = [seat] if (live.version, seat) in live.hints else []
+                    hinted = await self._hinted(live, [seat])
                     move = move_json(RecordedMove(player=seat, action=text), hinted)
                     await self._commit(live, after, [move], None)
             except StaleVersionError:
@@ -631,7 +633,7 @@ class GameService:
         joint = {**pending, seat: text}
         after = live.state.clone()
         after.apply_actions(joint)
-        hinted = [s for s in joint if (version, s) in live.hints]
+        hinted = await self._hinted(live, joint)
         move = move_json(RecordedMove(joint=joint), hinted)
         await self._commit(live, after, [move], (seat, text))
 
@@ -663,7 +665,6 @@ class GameService:
         live.state, live.notes, live.book = after, notes, book
         live.version = version
         live.submitted, live.pending = frozenset(), {}
-        live.hints = {(v, seat) for v, seat in live.hints if v >= version}
         decisions = live.stored.decisions + count_decisions(moves)
         live.stored = replace(
             live.stored,
@@ -673,12 +674,18 @@ class GameService:
             outcome=_outcome_json(after),
         )
 
-    def note_hint(self, game_id: str, version: int, seat: int) -> None:
-        """``seat`` was given a hint at ``version``: its move there is marked so (in this
-        process: a move that lands in another process goes unmarked)."""
-        live = self._live.get(game_id)
-        if live is not None and live.version == version:
-            live.hints.add((version, seat))
+    async def note_hint(self, game_id: str, version: int, seat: int) -> None:
+        """``seat`` was given a hint at ``version``: its move there is marked so, whichever
+        process receives it (the mark is stored)."""
+        await self._db(self.repository.add_hint, game_id, version, seat)
+
+    async def _hinted(self, live: LiveGame, seats: Collection[int]) -> list[int]:
+        """Those of ``seats`` given a hint at the current decision (only a person playing
+        the computer alone gets hints: for any other move the store is not asked)."""
+        people = [s.seat for s in live.stored.seats if s.kind is SeatKind.HUMAN]
+        if len(people) != 1 or people[0] not in seats:
+            return []
+        return await self._db(self.repository.hinted_seats, live.stored.id, live.version)
 
     # --------------------------------------------------------------- records
     async def replay(self, game_id: str, token: str | None, lang: str = DEFAULT) -> ReplayResponse:
@@ -728,10 +735,17 @@ class GameService:
 
     # ------------------------------------------------------------- listeners
     async def _publish(self, live: LiveGame) -> None:
-        await self.hub.publish(
-            live.stored.id,
-            lambda audience: state_message(live, *audience).model_dump_json(),
-        )
+        """Send every listener its audience's message, with only the log entries that
+        audience was not sent before (each connection's first message had the whole log;
+        a client that finds a gap asks for the whole picture)."""
+        sent = self.hub.log_sent(live.stored.id)
+
+        def message_for(audience: Audience) -> str:
+            message = state_message(live, *audience, log_from=sent.get(audience, 0))
+            sent[audience] = message.log_from + len(message.log)
+            return message.model_dump_json()
+
+        await self.hub.publish(live.stored.id, message_for)
 
     def _fan_out(self, live: LiveGame) -> None:
         """Send the listeners the new state after the request is answered: a slow or

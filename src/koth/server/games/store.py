@@ -132,6 +132,18 @@ class AnalysisRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class HintRow(Base):
+    """A hint given to ``seat`` at the decision of the state at ``version``: the move the
+    seat plays there is stored marked as played after a hint."""
+
+    __tablename__ = "hint_marks"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
     seat: int
@@ -295,7 +307,7 @@ class Repository:
                 )
             )
             if ids:
-                for table in (PendingRow, MoveRow, SeatRow, AnalysisRow):
+                for table in (PendingRow, MoveRow, SeatRow, AnalysisRow, HintRow):
                     session.execute(delete(table).where(table.game_id.in_(ids)))
                 session.execute(delete(GameRow).where(GameRow.id.in_(ids)))
             return ids
@@ -595,6 +607,27 @@ class Repository:
             f"stale: the action was made at version {expected} but game {game_id} is at "
             f"version {current}; reload and try again"
         )
+
+    # ----------------------------------------------------------------- hints
+    def add_hint(self, game_id: str, version: int, seat: int) -> None:
+        """Note that ``seat`` was given a hint at ``version`` (once: a second hint at the
+        same decision changes nothing)."""
+        try:
+            with self._sessions.begin() as session:
+                session.add(HintRow(game_id=game_id, version=version, seat=seat, created=_now()))
+        except IntegrityError:
+            pass
+
+    def hinted_seats(self, game_id: str, version: int) -> list[int]:
+        """The seats given a hint at ``version``, in order."""
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    select(HintRow.seat)
+                    .where(HintRow.game_id == game_id, HintRow.version == version)
+                    .order_by(HintRow.seat)
+                )
+            )
 
     # -------------------------------------------------------------- analyses
     def analysis(self, game_id: str) -> dict[str, Any] | None:

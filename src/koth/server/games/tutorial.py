@@ -43,7 +43,8 @@ WRONG_CHOICES: Final = 2
 @dataclass(frozen=True, slots=True)
 class LessonSpec:
     key: str
-    #: the action class the lesson teaches, and the game phase it must be played in
+    #: the kind of action the lesson teaches (`Game.action_kind`), and the game phase it
+    #: must be played in
     kind: str
     phase: str | None
     title: str  # N_
@@ -57,7 +58,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
     "cards": (
         LessonSpec(
             "reserve",
-            "Place",
+            "place",
             "RESERVE",
             N_("Hand or reserve"),
             N_(
@@ -69,7 +70,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "choose",
-            "Choose",
+            "choose",
             "CHOOSE",
             N_("Choose a stack"),
             N_(
@@ -81,7 +82,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "single",
-            "Single",
+            "single",
             "ATTACK",
             N_("Attack with one card"),
             N_(
@@ -92,7 +93,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "run",
-            "Run",
+            "run",
             "ATTACK",
             N_("Attack with a sequence"),
             N_(
@@ -103,7 +104,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "joker",
-            "JokerPlay",
+            "joker_play",
             "ATTACK",
             N_("Play your Joker"),
             N_(
@@ -111,11 +112,11 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
                 "If both players play their Joker, the stack is discarded. Play your Joker."
             ),
             "C6",
-            wrong_kind="Single",
+            wrong_kind="single",
         ),
         LessonSpec(
             "assign",
-            "Place",
+            "place",
             "ASSIGN",
             N_("Keep the won cards"),
             N_(
@@ -128,7 +129,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
     "board": (
         LessonSpec(
             "place",
-            "Place",
+            "place",
             None,
             N_("Place your starting area"),
             N_(
@@ -140,7 +141,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "recruit",
-            "Recruit",
+            "recruit",
             None,
             N_("Recruit a unit"),
             N_(
@@ -151,7 +152,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "move",
-            "Move",
+            "move",
             None,
             N_("Move a unit"),
             N_(
@@ -162,7 +163,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "turn",
-            "TurnRing",
+            "turn_ring",
             None,
             N_("Turn a ring"),
             N_(
@@ -170,11 +171,11 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
                 "clockwise or counter-clockwise. Turn a ring."
             ),
             "B14",
-            wrong_kind="Move",
+            wrong_kind="move",
         ),
         LessonSpec(
             "swap",
-            "Swap",
+            "swap",
             None,
             N_("Swap two tiles"),
             N_(
@@ -185,7 +186,7 @@ LESSONS: Final[dict[str, tuple[LessonSpec, ...]]] = {
         ),
         LessonSpec(
             "end",
-            "End",
+            "end",
             None,
             N_("End your turn"),
             N_(
@@ -213,7 +214,7 @@ class Lesson:
 
 def _kind_of(state: GameState[Any, Any], action: Any) -> tuple[str, str | None]:
     phase = getattr(state.data, "phase", None)
-    return type(action).__name__, (phase.name if phase is not None else None)
+    return state.game.action_kind(action), (phase.name if phase is not None else None)
 
 
 def _teaches(spec: LessonSpec, state: GameState[Any, Any], action: Any) -> bool:
@@ -234,7 +235,7 @@ def _wrong_choices(
         if action_id in legal:
             continue
         action = game.action_from_id(action_id)
-        if type(action).__name__ == kind:
+        if game.action_kind(action) == kind:
             wrong.append(game.action_to_str(action))
     # moves paid the usual way teach the lesson's rule; odd payments teach only dice; a
     # move that stays where it is teaches nothing

@@ -9,7 +9,7 @@
   const { el } = KOTH;
   const SUITS = { h: "♥", d: "♦", c: "♣", s: "♠" };
   const ROWS = [1, 2, 3, 4, 5];
-  const ATTACKS = ["Single", "Run", "JokerPlay"];
+  const ATTACKS = ["single", "run", "joker_play"];
 
   function cardFace(code, opts) {
     const o = opts || {};
@@ -205,14 +205,14 @@
     const box = el("div", { class: "seat-box mine" });
     const attacks = ctx.legal.filter((e) => ATTACKS.includes(e.type));
     ctx.handled = attacks.map((e) => e.id); // reached by pick, then confirm
-    const singles = new Map(attacks.filter((e) => e.type !== "Run").map((e) => [e.text, e]));
+    const singles = new Map(attacks.filter((e) => e.type !== "run").map((e) => [e.text, e]));
     // the card played face down has left the hand: it shows in the fight, marked played
     const played = new Set(cardsOf(ctx.msg.my_submission || ""));
     const hand = (p.hand || []).filter((c) => !played.has(c));
     const reserve = (p.reserve || []).filter((c) => !played.has(c));
     box.append(el("h3", { text: KOTH.t("your_hand", { n: hand.length }) }));
     box.append(el("div", { class: "hand", role: "group", "aria-label": KOTH.t("your_hand", { n: hand.length }) }, hand.map((code) => attackTarget(ctx, code, singles.get(code), ""))));
-    const runs = attacks.filter((e) => e.type === "Run");
+    const runs = attacks.filter((e) => e.type === "run");
     if (runs.length) {
       box.append(el("div", { class: "runs" }, el("small", { text: KOTH.t("sequences") + " " }),
         runs.map((entry) => {
@@ -267,7 +267,7 @@
     const p = view.players[ctx.seat];
     const plan = ctx.ui.plan || loadPlan(ctx);
     ctx.ui.plan = plan;
-    const places = ctx.legal.filter((e) => e.type === "Place");
+    const places = ctx.legal.filter((e) => e.type === "place");
     ctx.handled = places.map((e) => e.id);
     const cards = [...(p.hand || []), ...(p.reserve || [])];
     const order = sortCards(cards);
@@ -330,7 +330,7 @@
 
   function placement(ctx) {
     // the assignment of won cards (C11.1): one card at a time, hand or reserve
-    const places = ctx.legal.filter((e) => e.type === "Place");
+    const places = ctx.legal.filter((e) => e.type === "place");
     if (!places.length || ctx.view.phase === "reserve") return null;
     const byCard = new Map();
     for (const entry of places) {

@@ -195,6 +195,13 @@ class Table {
 
   receive(msg) {
     if (this.msg && msg.version < this.msg.version) return; // an older picture: ignore
+    if (msg.log_from) {
+      // a live update carries only the log entries this connection has not had
+      const had = this.msg ? this.msg.log || [] : [];
+      if (msg.log_from > had.length) { this.refresh(); return; } // a gap: the whole picture
+      msg.log = had.slice(0, msg.log_from).concat(msg.log || []);
+      msg.log_from = 0;
+    }
     this.msg = msg;
     this.nameSeat(msg);
     DOM.whenReleased(() => this.render());

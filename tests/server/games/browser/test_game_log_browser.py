@@ -41,6 +41,17 @@ def test_b19_the_board_shows_its_log_newest_first(server: LiveServer, browser: A
         assert page.locator(f"#board [data-loc='{placed[0]}']").count() == 1
         page.screenshot(path=str(SCREENSHOTS / f"board_log_{name}.png"), full_page=True)
         page.context.close()
+    # a table open while the game goes on: each update carries only its new entries, which
+    # the table adds to the log it has
+    page = browser.new_context(viewport=WIDE).new_page()
+    page.goto(f"{server.url}/games/{created['id']}")
+    entries = page.locator("#log .log-entry")
+    expect(entries).to_have_count(len(log), timeout=WAIT)
+    _end_turns(server, created, 3)
+    log = httpx.get(f"{server.url}/api/games/{created['id']}", timeout=10).json()["log"]
+    expect(entries).to_have_count(len(log), timeout=WAIT)
+    assert entries.locator(".log-text").all_inner_texts() == [e["text"] for e in reversed(log)]
+    page.context.close()
 
 
 def test_the_replay_steps_by_decision_with_its_log(server: LiveServer, browser: Any) -> None:

@@ -73,7 +73,7 @@
   }
 
   /* One row per kind of action:
-       type        the legal entry's type
+       type        the legal entry's type: the action's kind code (Game.action_kinds)
        paths(e)    the click paths (arrays of hotspot keys) that reach the entry
        marks       per step of a path, the class its hotspots get while offered
        label(e)    the action in words (popover, text button, tooltip)
@@ -83,14 +83,14 @@
        auto        the popover opens by itself (an offer to answer) */
   const KINDS = [
     {
-      type: "Place",
+      type: "place",
       paths: (e) => [[`1.${e.fields.index}`]],
       marks: ["target"],
       label: (e) => t("do_place", { tile: `1.${e.fields.index}` }),
       preview: (e) => ({ ghostArea: `1.${e.fields.index}` }),
     },
     {
-      type: "Recruit",
+      type: "recruit",
       paths: () => [["recruit"]],
       marks: ["source"],
       label: (e) => t("do_recruit", { unit: unitWords(e.fields.unit), pay: t(e.fields.by_move ? "pay_move" : "pay_recruit") }),
@@ -98,7 +98,7 @@
       preview: (e, ctx) => ({ ghostUnit: [ownArea(ctx), e.fields.unit] }),
     },
     {
-      type: "Move",
+      type: "move",
       paths: (e) => [[locName(e.fields.src), locName(e.fields.dst)]],
       marks: ["source", "target"],
       label: (e) => t("do_move", { unit: unitWords(e.fields.unit), src: locName(e.fields.src), dst: locName(e.fields.dst), pay: payWords(e.fields.pay) }),
@@ -106,7 +106,7 @@
       preview: (e) => ({ roles: [[locName(e.fields.src), "from"], [locName(e.fields.dst), "to"]], arrow: [locName(e.fields.src), locName(e.fields.dst)] }),
     },
     {
-      type: "Attack",
+      type: "attack",
       paths: (e) => [[locName(e.fields.target)]],
       marks: ["assault"],
       label: (e) => t("do_attack", {
@@ -120,7 +120,7 @@
       }),
     },
     {
-      type: "Ally",
+      type: "ally",
       paths: (e) => [[locName(e.fields.target)]],
       marks: ["assault"],
       label: (e, ctx) => t("do_ally", {
@@ -131,7 +131,7 @@
       preview: (e) => ({ roles: [[locName(e.fields.target), "target"], [locName(e.fields.own), "keep"], [locName(e.fields.helper_from), "helper"]] }),
     },
     {
-      type: "Answer",
+      type: "answer",
       paths: () => [["offer"]],
       marks: ["assault"],
       auto: true,
@@ -140,7 +140,7 @@
       preview: (e, ctx) => offerPreview(ctx.view.offer),
     },
     {
-      type: "TurnRing",
+      type: "turn_ring",
       paths: (e) => [[`ring${e.fields.ring}:${e.fields.right ? "cw" : "ccw"}`]],
       marks: ["arrow"],
       // B14.1: "right" moves every tile from index i to i+1, clockwise as drawn
@@ -148,21 +148,21 @@
       preview: (e) => ({ ring: e.fields.ring, clockwise: e.fields.right }),
     },
     {
-      type: "MoveArea",
+      type: "move_area",
       paths: (e, ctx) => [[ownArea(ctx), `1.${e.fields.index}`]],
       marks: ["source", "area-target"],
       label: (e, ctx) => t("do_area", { area: ownArea(ctx), tile: `1.${e.fields.index}` }),
       preview: (e) => ({ ghostArea: `1.${e.fields.index}` }),
     },
     {
-      type: "Swap",
+      type: "swap",
       paths: (e) => [[locName(e.fields.a), locName(e.fields.b)], [locName(e.fields.b), locName(e.fields.a)]],
       marks: ["pickable", "swap-target"],
       label: (e) => t("do_swap", { a: locName(e.fields.a), b: locName(e.fields.b) }),
       preview: (e) => ({ roles: [[locName(e.fields.a), "swap"], [locName(e.fields.b), "swap"]], arrow: [locName(e.fields.a), locName(e.fields.b)] }),
     },
     {
-      type: "End",
+      type: "end",
       paths: () => [["end"]],
       marks: ["control"],
       label: (e) => (e.fields.drop && e.fields.drop.length
@@ -172,7 +172,7 @@
       preview: (e, ctx) => ({ forfeit: forfeited(e, ctx.view) }),
     },
     {
-      type: "Exclude",
+      type: "exclude",
       paths: () => [["exclude"]],
       marks: ["control"],
       label: (e) => t("do_exclude", { unit: unitWords(e.fields.unit) }),
@@ -293,10 +293,10 @@
     const slot = Math.min(2, (view.slots_used || 0) + 1);
     if (!mine) return t("expect_turn_other", { who, slot });
     const uses = [];
-    if (kinds.has("Recruit")) uses.push(t("use_recruit"));
-    if (kinds.has("Move") || kinds.has("Attack") || kinds.has("Ally")) uses.push(t("use_move"));
-    if (kinds.has("TurnRing") || kinds.has("Swap") || kinds.has("MoveArea")) uses.push(t("use_turn"));
-    const ending = ctx.legal.filter((e) => e.type === "End");
+    if (kinds.has("recruit")) uses.push(t("use_recruit"));
+    if (kinds.has("move") || kinds.has("attack") || kinds.has("ally")) uses.push(t("use_move"));
+    if (kinds.has("turn_ring") || kinds.has("swap") || kinds.has("move_area")) uses.push(t("use_turn"));
+    const ending = ctx.legal.filter((e) => e.type === "end");
     const lose = ending.length ? ` ${t("ending_forfeits", { what: forfeitText(ending, view) })}` : "";
     if (!uses.length) return `${t("expect_end")}${lose}`;
     return `${t("expect_turn", { uses: orList(uses), slot })}${lose}`;
@@ -559,7 +559,7 @@
       const key = path[path.length - 1];
       const anchor = anchorOf(key) || [0, -VIEW + 10];
       const title = key === "offer" ? t("offer_title") : key.startsWith("ring") ? t("ring_named", { ring: key[4] })
-        : key === "end" ? t("end_turn") : key === "exclude" ? t("exclude_type") : key === "recruit" ? t("kind_Recruit") : tileWords(key);
+        : key === "end" ? t("end_turn") : key === "exclude" ? t("exclude_type") : key === "recruit" ? t("kind_recruit") : tileWords(key);
       boardBox.append(popover(ctx, complete, chosen, anchor, title));
     }
 
