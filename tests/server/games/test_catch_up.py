@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import event
 
 from koth.server.database import make_engine, migrate
-from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.service import GameService
-from koth.server.games.store import Repository, StoredSeat
+from koth.server.games.store import Repository
 from tests.server.conftest import postgres_schema
+from tests.server.games.toy_tables import store_toy_duel
 
 
 def test_a_commit_during_a_catch_up_is_no_gap(caplog: pytest.LogCaptureFixture) -> None:
@@ -32,15 +32,7 @@ def test_a_commit_during_a_catch_up_is_no_gap(caplog: pytest.LogCaptureFixture) 
 async def _catch_up_across_a_commit(
     mine: Repository, theirs: Repository, caplog: pytest.LogCaptureFixture
 ) -> None:
-    mine.create_game(
-        game_id="shared",
-        game_name="toy_duel",
-        params={"max_card": 4},
-        chance_seed=1,
-        seats=[StoredSeat(s, SeatKind.HUMAN, None, None, f"h{s}", True) for s in (0, 1)],
-        status=GameStatus.RUNNING,
-        initial_moves=[{"player": -1, "action": "deal 1"}],
-    )
+    store_toy_duel(mine, "shared")
     service = GameService(mine)
     assert (await service.live("shared")).version == 1
     theirs.append_moves("shared", 1, [{"player": -1, "action": "deal 2"}])

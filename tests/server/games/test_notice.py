@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from koth.server.database import make_engine, migrate
-from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.service import GameService
-from koth.server.games.store import Repository, StoredSeat
+from koth.server.games.store import Repository
+from tests.server.games.toy_tables import store_toy_duel
 
 
 class Sink:
@@ -31,15 +31,7 @@ def test_a_dropped_game_still_tells_its_tables_of_another_process_change(tmp_pat
 
 
 async def _dropped_game_hears_the_change(repository: Repository) -> None:
-    repository.create_game(
-        game_id="g",
-        game_name="toy_duel",
-        params={"max_card": 4},
-        chance_seed=1,
-        seats=[StoredSeat(s, SeatKind.HUMAN, None, None, f"h{s}", True) for s in (0, 1)],
-        status=GameStatus.RUNNING,
-        initial_moves=[{"player": -1, "action": "deal 1"}],
-    )
+    store_toy_duel(repository, "g")
     service = GameService(repository)
     sink = Sink()
     await service.subscribe("g", sink, None)
