@@ -36,6 +36,7 @@ from koth.server.games.catalog import action_kinds
 from koth.server.games.hints import HintService
 from koth.server.games.service import GameService
 from koth.server.games.store import Repository
+from koth.server.games.timekeeping import TimeKeeper
 from koth.server.games.worker import ComputerWorker
 from koth.server.middleware import AccessLog, BodyLimit, SecurityHeaders
 from koth.server.quiz import pages as quiz_pages
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.games = games
         app.state.worker = worker
+        app.state.timekeeper = timekeeper = TimeKeeper(games, settings.clock_check_seconds)
         app.state.analyses = analyses
         app.state.hints = HintService(games, worker, settings.max_agent_seconds)
         app.state.quiz = quiz
@@ -114,12 +116,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeper = asyncio.create_task(_sweep(games, quiz, settings.idle_seconds))
         expiry = asyncio.create_task(_expire(games, settings.abandon_days))
         watcher = asyncio.create_task(worker.watch(settings.takeover_seconds))
+        clock_watch = asyncio.create_task(timekeeper.watch())
         try:
             yield
         finally:
             sweeper.cancel()
             expiry.cancel()
             watcher.cancel()
+            clock_watch.cancel()
             await broker.close()
             await quiz.close()
             await analyses.stop()

@@ -110,6 +110,13 @@ class Settings(BaseSettings):
         description="how often a process looks for computer moves that a dead process had "
         "claimed (so another process makes them)",
     )
+    clock_check_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        description="how often a process looks for the games' clocks that ran out (each "
+        "is acted on once, by one process)",
+    )
     broker: str | None = Field(
         default=None,
         description="how processes tell each other of changes: default PostgreSQL's own "

@@ -11,9 +11,10 @@ from typing import Any, Generic, TypeVar
 from koth.core.game import Game
 from koth.core.log import LogBook
 from koth.core.state import GameState
+from koth.server.games.clocks import acting_seats
 from koth.server.games.notes import Notes
 from koth.server.games.schemas import GameStatus, SeatKind
-from koth.server.games.store import StoredGame
+from koth.server.games.store import StoredGame, StoredSeat
 from koth.server.listeners import Listener, Listeners, Sink
 
 
@@ -43,7 +44,13 @@ class LiveGame:
         return self.state.game
 
     def seat_kind(self, seat: int) -> SeatKind:
-        return self.stored.seats[seat].kind
+        """Who plays ``seat`` now: a person's seat the computer plays for them (they
+        ran out of time, or resigned) is a computer's."""
+        return self.seat_info(seat).kind
+
+    def seat_info(self, seat: int) -> StoredSeat:
+        """``seat`` as the computer worker plays it (``clocks.acting_seats``)."""
+        return acting_seats(self.stored.seats, self.stored.clock)[seat]
 
 
 #: whom a game's message is built for: the seat it watches from (None: a spectator) and

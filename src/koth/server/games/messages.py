@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,7 @@ import segno
 from koth.core.game import Game
 from koth.core.state import GameState
 from koth.i18n import DEFAULT
+from koth.server.games import clocks
 from koth.server.games.live import LiveGame
 from koth.server.games.log import log_entries
 from koth.server.games.notes import note_entries
@@ -94,7 +96,8 @@ def state_message(
     legal: list[LegalAction] = []
     if seat is not None and seat in to_move.players and seat not in live.submitted:
         legal = [action_entry(game, a) for a in state.legal_actions(seat)]
-    outcome = state.outcome()
+    outcome_json = outcome_of(live)
+    running = clocks.owing(state, live.stored.seats, live.stored.clock, live.submitted)
     entries = live.book.entries(seat) if live.book is not None else []
     log_from = min(log_from, len(entries))
     return StateMessage(
@@ -109,14 +112,25 @@ def state_message(
         submitted=sorted(live.submitted),
         view=state.view(seat),
         legal=legal,
-        outcome=outcome.to_json() if outcome else None,
-        returns=list(state.returns()) if outcome else None,
+        outcome=outcome_json,
+        returns=list(state.returns()) if state.is_terminal() else None,
         notes=note_entries(live.notes, lang),
         log_from=log_from,
         log=log_entries(entries[log_from:], lang),
         my_submission=live.pending.get(seat) if seat is not None else None,
-        reveal=({str(s): state.view(s) for s in range(game.num_players)} if outcome else None),
+        reveal=({str(s): state.view(s) for s in range(game.num_players)} if outcome_json else None),
+        clock=clocks.clock_info(live.stored.clock, live.stored.seats, running, time.time()),
+        ending=clocks.ending_of(live.stored.outcome, live.stored.seats, lang),
     )
+
+
+def outcome_of(live: LiveGame) -> dict[str, Any] | None:
+    """How the game ended: by its rules, or by a resignation or a clock (stored)."""
+    outcome = live.state.outcome()
+    if outcome is not None:
+        return dict(outcome.to_json())
+    ended = clocks.ending_of(live.stored.outcome, live.stored.seats, DEFAULT)
+    return dict(live.stored.outcome or {}) if ended is not None else None
 
 
 def replay_frame(

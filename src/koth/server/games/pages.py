@@ -26,6 +26,7 @@ from koth.server.errors import api_error_from
 from koth.server.games import i18n as texts
 from koth.server.games.agents import agent_names
 from koth.server.games.catalog import GameInfo, ParamField, game_info, offered_games
+from koth.server.games.clocks import clock_from_form
 from koth.server.games.schemas import CreatedGameResponse, GameStatus, SeatKind
 from koth.server.games.service import SeatRequest
 from koth.server.games.wording import level_names, levels_words, option_words
@@ -90,7 +91,10 @@ async def create_from_form(
         info = game_info(form.get("game", ""))
         params = _params_from_form(info, form)
         seats = _seats_from_form(form)
-        response = await games.create(info.name, params, seats, base, creator_seated=True)
+        clock = clock_from_form(form)
+        response = await games.create(
+            info.name, params, seats, base, creator_seated=True, clock=clock
+        )
     except KothError as exc:
         lang = await get_language(request)
         error = api_error_from(exc, lang)

@@ -136,7 +136,7 @@ async def create_game(
         if body.seats is not None
         else None
     )
-    return await games.create(body.game, body.params, seats, base)
+    return await games.create(body.game, body.params, seats, base, clock=body.clock)
 
 
 @router.post(
@@ -254,6 +254,34 @@ async def post_hint(
     game_id: str, hints: HintsDep, token: SeatTokenDep, lang: LanguageDep
 ) -> HintResponse:
     return await hints.hint(game_id, token, lang)
+
+
+@router.post(
+    "/games/{game_id}/resign",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="Resign the seat: in a game of two the other seat wins; with more seats the "
+    "computer plays it on and the game ends when one seat is left",
+    responses=error_responses(*GAME_ERRORS, StaleVersionError, GameOverError),
+)
+async def resign(
+    game_id: str, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
+) -> StateMessage:
+    return await games.resign(game_id, token, lang)
+
+
+@router.post(
+    "/games/{game_id}/back",
+    tags=["play"],
+    dependencies=[limited(Action.ACT)],
+    summary="I'm back: the computer stops playing the seat for its person (nothing "
+    "changes when it does not)",
+    responses=error_responses(*GAME_ERRORS, StaleVersionError, GameOverError),
+)
+async def come_back(
+    game_id: str, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
+) -> StateMessage:
+    return await games.back(game_id, token, lang)
 
 
 @router.delete(

@@ -12,6 +12,7 @@ from pydantic.json_schema import SkipJsonSchema
 from koth.games.board.events import BoardEvent
 from koth.games.cards.events import CardsEvent
 from koth.server.bodies import RequestBody
+from koth.server.games.clock_schemas import ClockInfo, ClockOptions, Ending
 
 #: every code a log entry may carry (the schema's enum)
 LOG_CODES: list[str] = sorted({*(e.value for e in CardsEvent), *(e.value for e in BoardEvent)})
@@ -60,6 +61,9 @@ class CreateGameRequest(RequestBody):
     )
     seats: list[SeatConfig] | None = Field(
         None, description="one entry per seat (default: every seat human)"
+    )
+    clock: ClockOptions | None = Field(
+        default=None, description="the time control (default: none, a friendly game)"
     )
 
 
@@ -282,6 +286,12 @@ class StateMessage(BaseModel):
         default=None,
         description="once the game is over: every seat's final view (hidden cards shown)",
     )
+    clock: ClockInfo | None = Field(
+        default=None, description="the clocks, resigned seats and stand-ins (null: none)"
+    )
+    ending: Ending | None = Field(
+        default=None, description="the game ended by a resignation or a clock run out"
+    )
 
 
 class HintResponse(BaseModel):
@@ -323,6 +333,9 @@ class ReplayResponse(BaseModel):
     logs: dict[str, list[LogEntry]] = Field(
         default_factory=dict,
         description="the whole game's log per reader, keyed like a frame's views",
+    )
+    ending: Ending | None = Field(
+        default=None, description="the game ended by a resignation or a clock run out"
     )
 
 

@@ -14,6 +14,7 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable, Collection, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -37,8 +38,11 @@ from koth.server.errors import (
     StaleVersionError,
     TooManyConnectionsError,
 )
+from koth.server.games import clocks, timekeeping
 from koth.server.games.agents import RANDOM_AGENT, check_seat_agent
 from koth.server.games.catalog import make_game
+from koth.server.games.clock_schemas import ClockMode, ClockOptions
+from koth.server.games.clocks import owes_computer
 from koth.server.games.live import Audience, LiveGame, LiveHub, Subscriber
 from koth.server.games.log import log_entries
 from koth.server.games.messages import (
@@ -82,19 +86,6 @@ class SeatRequest:
     budget: int | None = None
     #: a person's seat: the name shown for it, as typed (checked at creation)
     name: str | None = None
-
-
-def owes_computer(
-    seats: Sequence[StoredSeat], state: GameState[Any, Any], submitted: Iterable[int] = ()
-) -> bool:
-    """Whether a computer seat is to act in ``state`` (and has not submitted yet)."""
-    if state.is_terminal():
-        return False
-    done = set(submitted)
-    return any(
-        seats[seat].kind is SeatKind.COMPUTER and seat not in done
-        for seat in state.acting_players()
-    )
 
 
 def chance_rng(seed: int, version: int) -> random.Random:
@@ -185,10 +176,11 @@ class GameService:
         base_url: str,
         *,
         creator_seated: bool = False,
+        clock: ClockOptions | None = None,
     ) -> CreatedGameResponse:
         """A new game; the response holds each human seat's secret join link (once).
         ``creator_seated``: the first human seat is the creator's, taken at once (the
-        lobby then offers only the others)."""
+        lobby then offers only the others); ``clock``: its time control."""
         requests = list(seats) if seats else []
         names = {i: player_name(r.name) for i, r in enumerate(requests) if r.name is not None}
         game = make_game(game_name, params)
@@ -225,6 +217,11 @@ class GameService:
                         name=names.get(index),
                     )
                 )
+        if clock is not None and clock.mode is not ClockMode.NONE:
+            try:
+                check_seat_agent(clock.level, None, game, self.max_iterations)
+            except InvalidParamsError as exc:
+                raise InvalidParamsError(f"clock level: {exc}") from None
         seed = secrets.randbits(63)
         state = game.new_initial_state()
         initial_moves = resolve_chance(state, seed, 0)
@@ -243,11 +240,14 @@ class GameService:
             initial_moves=initial_moves,
             computer_due=owes_computer(stored_seats, state),
             outcome=_outcome_json(state),
+            clock=clocks.new_clock(clock, game.num_players),
         )
         start = game.new_initial_state()
         book = LogBook(start)
         notes = notes_after(start, state, (), book)
-        self._keep(stored.id, LiveGame(stored, state, stored.version, notes=notes, book=book))
+        live = LiveGame(stored, state, stored.version, notes=notes, book=book)
+        self._keep(stored.id, live)
+        await timekeeping.start(self, live)  # every seat taken at once: the clocks run
         self._changed(stored.id)
         self._announce(stored.id, stored.version)
         return created_response(stored, tokens, base_url)
@@ -432,6 +432,7 @@ class GameService:
             live.stored = replace(live.stored, seats=seats, status=status)
         else:
             live.stored = replace(live.stored, seats=seats)
+        await timekeeping.start(self, live)
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
 
@@ -518,6 +519,7 @@ class GameService:
             stored = await self._db(self.repository.get_game, live.stored.id)
             if stored is not None:
                 live.stored = replace(live.stored, seats=stored.seats, status=stored.status)
+        await timekeeping.start(self, live)
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
 
@@ -542,8 +544,36 @@ class GameService:
         if seat is None:
             raise ForbiddenError("spectators cannot act: a seat token is required")
         await self.claim(live, seat)
+        await timekeeping.come_back(self, live, seat)  # a person who moves is back
         await self.submit(game_id, seat, action, expected_version)
         return state_message(await self.live(game_id), seat, lang)
+
+    async def resign(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
+        """The token's seat resigns (``koth.server.games.clocks`` says what that means);
+        returns the new message for the seat."""
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("spectators cannot resign: a seat token is required")
+        return state_message(await timekeeping.resign(self, game_id, seat), seat, lang)
+
+    async def back(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
+        """The token's person is back: the computer stops playing for the seat."""
+        live = await self.live(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ForbiddenError("only a seat's person can be back: a seat token is required")
+        if live.status is GameStatus.FINISHED:
+            raise GameOverError(f"game {game_id} is over")
+        await timekeeping.come_back(self, live, seat)
+        return state_message(await self.live(game_id), seat, lang)
+
+    def published(self, live: LiveGame) -> None:
+        """``live`` changed without a move (a resignation, a clock): tell every process,
+        every listener and the computer worker."""
+        self._announce(live.stored.id, live.version)
+        self._fan_out(live)
+        self._changed(live.stored.id)
 
     async def submit(
         self, game_id: str, seat: int, action: str | int, expected_version: int | None
@@ -560,6 +590,8 @@ class GameService:
                     f"stale: the action was made at version {expected_version} but the game "
                     f"is at version {live.version}; reload and try again"
                 )
+            if live.status is GameStatus.FINISHED:
+                raise GameOverError(f"game {game_id} is over: no more moves")
             state = live.state
             game = state.game
             parsed = state.check_action(
@@ -622,7 +654,8 @@ class GameService:
     async def _submit_simultaneous(self, live: LiveGame, seat: int, text: str) -> None:
         game_id, version = live.stored.id, live.version
         acting = frozenset(live.state.acting_players())
-        computers = frozenset(s.seat for s in live.stored.seats if s.kind is SeatKind.COMPUTER)
+        seats = clocks.acting_seats(live.stored.seats, live.stored.clock)
+        computers = frozenset(s.seat for s in seats if s.kind is SeatKind.COMPUTER)
         stored, pending = await self._db(
             self.repository.add_pending, game_id, version, seat, text, acting, computers
         )
@@ -635,7 +668,8 @@ class GameService:
         after.apply_actions(joint)
         hinted = await self._hinted(live, joint)
         move = move_json(RecordedMove(joint=joint), hinted)
-        await self._commit(live, after, [move], (seat, text))
+        paid = await timekeeping.paid_times(self, live, joint)
+        await self._commit(live, after, [move], (seat, text), paid)
 
     async def _commit(
         self,
@@ -643,11 +677,17 @@ class GameService:
         after: GameState[Any, Any],
         moves: list[dict[str, Any]],
         pending: tuple[int, str] | None,
+        paid: dict[int, float] | None = None,
     ) -> None:
+        """Store ``moves`` (and the chance that follows), made by the seats of ``paid``
+        at the times given (default: the one mover, now); then cache ``after``."""
         seed = live.stored.chance_seed
         moves = moves + resolve_chance(after, seed, live.version + len(moves))
         committed = len(moves)
         status = GameStatus.FINISHED if after.is_terminal() else None
+        if paid is None:
+            paid = {p: time.time() for p in live.state.to_move().players if p >= 0}
+        clock, deadline = timekeeping.clock_after(live, after, paid)
         version = await self._db(
             self.repository.append_moves,
             live.stored.id,
@@ -655,8 +695,9 @@ class GameService:
             moves,
             status=status,
             pending=pending,
-            computer_due=owes_computer(live.stored.seats, after),
+            computer_due=owes_computer(clocks.acting_seats(live.stored.seats, clock), after),
             outcome=_outcome_json(after),
+            clock=(clock, timekeeping.as_time(deadline)),
         )
         MOVES.inc(committed)
         book = live.book.copy() if live.book is not None else None
@@ -672,6 +713,8 @@ class GameService:
             version=version,
             decisions=decisions,
             outcome=_outcome_json(after),
+            clock=clock,
+            deadline=timekeeping.as_time(deadline),
         )
 
     async def note_hint(self, game_id: str, version: int, seat: int) -> None:
@@ -695,7 +738,7 @@ class GameService:
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         history = live.state.history
-        finished = live.state.is_terminal()
+        finished = live.state.is_terminal() or live.status is GameStatus.FINISHED
         seats: list[int | None] = [None, *range(live.game.num_players)] if finished else [seat]
         stored = await self._db(self.repository.moves, game_id)
         hinted = [list(m.get("hinted", ())) for m in stored[: len(history)]]
@@ -717,6 +760,7 @@ class GameService:
                 for s in seats
                 if live.book is not None
             },
+            ending=clocks.ending_of(live.stored.outcome, live.stored.seats, lang),
         )
 
     async def record(self, game_id: str) -> GameRecord:

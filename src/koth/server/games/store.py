@@ -38,6 +38,7 @@ from sqlalchemy.engine import Connection, CursorResult, Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
+from koth.core.errors import GameOverError
 from koth.server.database import Base
 from koth.server.errors import AlreadySubmittedError, NotFoundError, StaleVersionError
 from koth.server.games.schemas import GameStatus, SeatKind
@@ -70,6 +71,13 @@ class GameRow(Base):
     decisions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: koth.core.outcome.Outcome as JSON once the game is over (why it ended, who won)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the time control, the seats the computer plays for their person and those
+    #: resigned (koth.server.games.clocks); None: friendly, nobody resigned or away
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: when the first running clock runs out (the games a process looks at for it)
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class SeatRow(Base):
@@ -169,6 +177,9 @@ class StoredGame:
     decisions: int = 0
     #: the outcome as JSON once the game is over
     outcome: dict[str, Any] | None = None
+    #: the clock (koth.server.games.clocks) and when its first running seat runs out
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +221,7 @@ class Repository:
         initial_moves: Sequence[dict[str, Any]],
         computer_due: bool = False,
         outcome: dict[str, Any] | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> StoredGame:
         created = _now()
         with self._sessions.begin() as session:
@@ -226,6 +238,7 @@ class Repository:
                     updated=created,
                     decisions=count_decisions(initial_moves),
                     outcome=outcome,
+                    clock=clock,
                 )
             )
             session.flush()  # the game row first: seats and moves reference it
@@ -451,13 +464,15 @@ class Repository:
         pending: tuple[int, str] | None = None,
         computer_due: bool = False,
         outcome: dict[str, Any] | None = None,
+        clock: tuple[dict[str, Any] | None, datetime | None] | None = None,
     ) -> int:
         """Append ``moves`` after version ``expected_version`` in one transaction (with
         the submission ``pending`` that completed a simultaneous node, if any).
 
         Returns the new version; raises StaleVersionError if the game is no longer at
-        ``expected_version`` (another writer appended first). ``outcome``: the game's
-        end, stored with the moves that reach it.
+        ``expected_version`` (another writer appended first) or is over (resigned).
+        ``outcome``: the game's end, stored with the moves that reach it; ``clock``: the
+        clock and deadline after them.
         """
         new_version = expected_version + len(moves)
         now = _now()
@@ -471,6 +486,8 @@ class Repository:
             values["status"] = status
         if outcome is not None:
             values["outcome"] = outcome
+        if clock is not None:
+            values["clock"], values["deadline"] = clock
         try:
             with self._sessions.begin() as session:
                 # compare-and-set: of two writers expecting the same version exactly
@@ -478,7 +495,11 @@ class Repository:
                 # nothing.
                 result = session.execute(
                     update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.version == expected_version)
+                    .where(
+                        GameRow.id == game_id,
+                        GameRow.version == expected_version,
+                        GameRow.status != GameStatus.FINISHED,
+                    )
                     .values(**values)
                 )
                 if _rows(result) != 1:
@@ -593,16 +614,25 @@ class Repository:
         submission is never added to (or taken from) a node already resolved."""
         result = session.execute(
             update(GameRow)
-            .where(GameRow.id == game_id, GameRow.version == version)
+            .where(
+                GameRow.id == game_id,
+                GameRow.version == version,
+                GameRow.status != GameStatus.FINISHED,
+            )
             .values(version=version)
         )
         if _rows(result) != 1:
             raise self._stale(session, game_id, version)
 
     def _stale(self, session: Session, game_id: str, expected: int) -> Exception:
-        current = session.scalar(select(GameRow.version).where(GameRow.id == game_id))
-        if current is None:
+        found = session.execute(
+            select(GameRow.version, GameRow.status).where(GameRow.id == game_id)
+        ).first()
+        if found is None:
             return NotFoundError(f"no game {game_id!r}")
+        current, status = found
+        if current == expected and status == GameStatus.FINISHED:
+            return GameOverError(f"game {game_id} is over (a seat resigned or ran out of time)")
         return StaleVersionError(
             f"stale: the action was made at version {expected} but game {game_id} is at "
             f"version {current}; reload and try again"
@@ -670,18 +700,24 @@ def _rows(result: Result[Any]) -> int:
     return cast(CursorResult[Any], result).rowcount
 
 
+def _utc(at: datetime | None) -> Any:
+    """``at`` with its offset (SQLite keeps none: every time is stored in UTC)."""
+    return at if at is None or at.tzinfo else at.replace(tzinfo=UTC)
+
+
 def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
     return StoredGame(
         id=row.id,
         game_name=row.game_name,
         params=dict(row.params),
         chance_seed=row.chance_seed,
-        # SQLite keeps no offset: every time is stored in UTC, so it is said so again
-        created=row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC),
+        created=_utc(row.created),
         status=GameStatus(row.status),
         version=row.version,
         decisions=row.decisions,
         outcome=dict(row.outcome) if row.outcome is not None else None,
+        clock=dict(row.clock) if row.clock is not None else None,
+        deadline=_utc(row.deadline),
         seats=tuple(
             StoredSeat(
                 seat=s.seat,

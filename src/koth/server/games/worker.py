@@ -167,7 +167,7 @@ class ComputerWorker:
         version = live.version
         snapshot = live.state.clone()
         rng = random.Random(derive_seed(live.stored.chance_seed, "agent", seat, version))
-        info = live.stored.seats[seat]
+        info = live.seat_info(seat)
         agent = info.agent or "random"
         COMPUTER_QUEUE.inc()
         try:
@@ -190,7 +190,7 @@ class ComputerWorker:
         rng: random.Random,
     ) -> Any:
         loop = asyncio.get_running_loop()
-        info = live.stored.seats[seat]
+        info = live.seat_info(seat)
         name, budget = resolve_seat(agent, info.budget, live.game.name)
         if name in SEARCH_AGENTS:
             seed = derive_seed(live.stored.chance_seed, "policy", seat)
@@ -224,7 +224,7 @@ class ComputerWorker:
         key = (live.stored.id, seat)
         policy = self._policies.get(key)
         if policy is None:
-            info = live.stored.seats[seat]
+            info = live.seat_info(seat)
             seed = derive_seed(live.stored.chance_seed, "policy", seat)
             agent = info.agent or "random"
             policy = make_policy(agent, info.budget, live.game, seat, seed, self.max_seconds)

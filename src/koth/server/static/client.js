@@ -294,7 +294,7 @@ class Table {
       if (!winners.length) result = KOTH.t("a_draw");
       else if (msg.seat !== null && winners.includes(msg.seat)) result = winners.length > 1 ? KOTH.t("you_share") : KOTH.t("you_won");
       else result = KOTH.t("won_by", { who: winners.map((w) => KOTH.seatName(msg, w)).join(", ") });
-      return KOTH.t("game_over", { you, how: KOTH.texts[`end_${msg.outcome.termination}`] || msg.outcome.termination.replaceAll("_", " "), result });
+      return KOTH.t("game_over", { you, how: msg.ending ? msg.ending.text : KOTH.texts[`end_${msg.outcome.termination}`] || msg.outcome.termination.replaceAll("_", " "), result });
     }
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
