@@ -1,8 +1,8 @@
 """the hints given to a person playing the computer alone, so that the move played after
 one is marked whichever process receives it
 
-Revision ID: 0011_hint_marks
-Revises: 0008_player_keys
+Revision ID: 0010_hint_marks
+Revises: 0009_clocks
 Create Date: 2026-11-28
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_hint_marks"
-down_revision = "0008_player_keys"
+revision = "0010_hint_marks"
+down_revision = "0009_clocks"
 branch_labels = None
 depends_on = None
 
