@@ -97,6 +97,10 @@ def test_a_resignation_ends_a_game_of_two_with_its_reason_everywhere(client: Tes
     listed = client.get("/api/games", params={"status": "finished"}).json()
     mine = next(g for g in listed if g["id"] == game.id)
     assert mine["winners"] == [0] and mine["termination"] == "resigned"
+    record = client.get(f"/api/games/{game.id}/record")
+    assert (
+        record.status_code == 200 and record.json()["meta"]["ending"]["termination"] == "resigned"
+    )
     replay = client.get(f"/api/games/{game.id}/replay").json()
     assert replay["finished"] and replay["ending"]["text"] == "Seat 2 (Anna) resigned"
     russian = client.get(f"/api/games/{game.id}", headers={"Accept-Language": "ru"}).json()
