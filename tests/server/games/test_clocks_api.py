@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -193,3 +193,23 @@ def test_a_restarted_server_keeps_the_clock_and_acts_on_it(database_url: str) ->
     with TestClient(create_app(make_settings(database_url))) as client:
         moved = wait_for(lambda: state(client, game, 1), lambda m: m["version"] > 2)
         assert moved["clock"]["seats"][0]["computer"]
+
+
+def test_an_abandoned_game_is_closed_and_leaves_the_lobby_whatever_its_clock(
+    database_url: str,
+) -> None:
+    with TestClient(create_app(make_settings(database_url, clock_check_seconds=60))) as client:
+        idle = clocked(client, {**MOVE_CLOCK, "seconds": 86_400})
+        fresh = clocked(client, {**MOVE_CLOCK, "seconds": 86_400})
+        listed = {g["id"] for g in client.get("/api/games").json()}
+        assert {idle.id, fresh.id} <= listed
+        with Session(engine_of(client)) as session, session.begin():
+            session.execute(
+                update(GameRow)
+                .where(GameRow.id == idle.id)
+                .values(updated=datetime.now(UTC) - timedelta(days=15))
+            )
+    with TestClient(create_app(make_settings(database_url, abandon_days=14))) as client:
+        listed = {g["id"] for g in client.get("/api/games").json()}
+        assert idle.id not in listed and fresh.id in listed
+        assert_error(client.get(f"/api/games/{idle.id}"), 404, "not_found")
