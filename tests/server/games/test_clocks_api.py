@@ -114,18 +114,23 @@ def test_with_three_seats_a_resigned_seat_is_played_on_until_one_is_left(
     client: TestClient,
 ) -> None:
     game = create_game(client, game="board", num_players=3)
-    for seat in game.tokens:
-        state(client, game, seat)
-    out = client.post(f"/api/games/{game.id}/resign", headers=game.auth(1)).json()
+    first = {seat: state(client, game, seat) for seat in game.tokens}[0]
+    (mover,) = first["to_move"]["players"]
+    other, last_one = (s for s in (0, 1, 2) if s != mover)
+    out = client.post(f"/api/games/{game.id}/resign", headers=game.auth(mover)).json()
     assert out["status"] == "running" and out["ending"] is None
-    seat = out["clock"]["seats"][1]
+    seat = out["clock"]["seats"][mover]
     assert seat["resigned"] and seat["computer"] and seat["left_ms"] is None
-    assert_error(
-        client.post(f"/api/games/{game.id}/resign", headers=game.auth(1)), 409, "game_over"
+    # the computer plays the resigned seat on: the others' game goes on
+    wait_for(
+        lambda: state(client, game, other),
+        lambda m: m["version"] > first["version"] and mover not in m["to_move"]["players"],
     )
-    last = client.post(f"/api/games/{game.id}/resign", headers=game.auth(0)).json()
-    assert last["status"] == "finished" and last["ending"]["winners"] == [2]
-    assert last["ending"]["text"] == "Seat 1 resigned"
+    refused = client.post(f"/api/games/{game.id}/resign", headers=game.auth(mover))
+    assert_error(refused, 409, "game_over")
+    last = client.post(f"/api/games/{game.id}/resign", headers=game.auth(other)).json()
+    assert last["status"] == "finished" and last["ending"]["winners"] == [last_one]
+    assert last["ending"]["text"] == f"Seat {other + 1} resigned"
 
 
 def test_a_per_decision_clock_run_out_hands_the_seat_to_the_computer(client: TestClient) -> None:
