@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -97,6 +97,10 @@ def test_a_resignation_ends_a_game_of_two_with_its_reason_everywhere(client: Tes
     listed = client.get("/api/games", params={"status": "finished"}).json()
     mine = next(g for g in listed if g["id"] == game.id)
     assert mine["winners"] == [0] and mine["termination"] == "resigned"
+    record = client.get(f"/api/games/{game.id}/record")
+    assert (
+        record.status_code == 200 and record.json()["meta"]["ending"]["termination"] == "resigned"
+    )
     replay = client.get(f"/api/games/{game.id}/replay").json()
     assert replay["finished"] and replay["ending"]["text"] == "Seat 2 (Anna) resigned"
     russian = client.get(f"/api/games/{game.id}", headers={"Accept-Language": "ru"}).json()
@@ -110,18 +114,23 @@ def test_with_three_seats_a_resigned_seat_is_played_on_until_one_is_left(
     client: TestClient,
 ) -> None:
     game = create_game(client, game="board", num_players=3)
-    for seat in game.tokens:
-        state(client, game, seat)
-    out = client.post(f"/api/games/{game.id}/resign", headers=game.auth(1)).json()
+    first = {seat: state(client, game, seat) for seat in game.tokens}[0]
+    (mover,) = first["to_move"]["players"]
+    other, last_one = (s for s in (0, 1, 2) if s != mover)
+    out = client.post(f"/api/games/{game.id}/resign", headers=game.auth(mover)).json()
     assert out["status"] == "running" and out["ending"] is None
-    seat = out["clock"]["seats"][1]
+    seat = out["clock"]["seats"][mover]
     assert seat["resigned"] and seat["computer"] and seat["left_ms"] is None
-    assert_error(
-        client.post(f"/api/games/{game.id}/resign", headers=game.auth(1)), 409, "game_over"
+    # the computer plays the resigned seat on: the others' game goes on
+    wait_for(
+        lambda: state(client, game, other),
+        lambda m: m["version"] > first["version"] and mover not in m["to_move"]["players"],
     )
-    last = client.post(f"/api/games/{game.id}/resign", headers=game.auth(0)).json()
-    assert last["status"] == "finished" and last["ending"]["winners"] == [2]
-    assert last["ending"]["text"] == "Seat 1 resigned"
+    refused = client.post(f"/api/games/{game.id}/resign", headers=game.auth(mover))
+    assert_error(refused, 409, "game_over")
+    last = client.post(f"/api/games/{game.id}/resign", headers=game.auth(other)).json()
+    assert last["status"] == "finished" and last["ending"]["winners"] == [last_one]
+    assert last["ending"]["text"] == f"Seat {other + 1} resigned"
 
 
 def test_a_per_decision_clock_run_out_hands_the_seat_to_the_computer(client: TestClient) -> None:
@@ -189,3 +198,23 @@ def test_a_restarted_server_keeps_the_clock_and_acts_on_it(database_url: str) ->
     with TestClient(create_app(make_settings(database_url))) as client:
         moved = wait_for(lambda: state(client, game, 1), lambda m: m["version"] > 2)
         assert moved["clock"]["seats"][0]["computer"]
+
+
+def test_an_abandoned_game_is_closed_and_leaves_the_lobby_whatever_its_clock(
+    database_url: str,
+) -> None:
+    with TestClient(create_app(make_settings(database_url, clock_check_seconds=60))) as client:
+        idle = clocked(client, {**MOVE_CLOCK, "seconds": 86_400})
+        fresh = clocked(client, {**MOVE_CLOCK, "seconds": 86_400})
+        listed = {g["id"] for g in client.get("/api/games").json()}
+        assert {idle.id, fresh.id} <= listed
+        with Session(engine_of(client)) as session, session.begin():
+            session.execute(
+                update(GameRow)
+                .where(GameRow.id == idle.id)
+                .values(updated=datetime.now(UTC) - timedelta(days=15))
+            )
+    with TestClient(create_app(make_settings(database_url, abandon_days=14))) as client:
+        listed = {g["id"] for g in client.get("/api/games").json()}
+        assert idle.id not in listed and fresh.id in listed
+        assert_error(client.get(f"/api/games/{idle.id}"), 404, "not_found")

@@ -213,6 +213,7 @@ EN: Final = {
     "end_round_limit_draw": N_("round limit: draw"),
     # clocks, resigning and absence (static/games/clock.js)
     "end_resigned": N_("resignation"),
+    "result_ended": N_("{why}: {who} wins the game."),
     "end_out_of_time": N_("out of time"),
     "clocks": N_("Clocks"),
     "clock_seat": N_("{seat}: {time}"),

@@ -766,7 +766,7 @@ class GameService:
     async def record(self, game_id: str) -> GameRecord:
         """The full record (every secret included), available once the game is over."""
         live = await self.live(game_id)
-        if not live.state.is_terminal():
+        if not (live.state.is_terminal() or live.status is GameStatus.FINISHED):
             raise NotFinishedError(
                 "the record holds every hidden card: it can be downloaded once the game is over"
             )
@@ -775,6 +775,7 @@ class GameService:
             id=game_id,
             created=live.stored.created.isoformat(),
             seats=[{"seat": s.seat, "kind": s.kind, "agent": s.agent} for s in live.stored.seats],
+            **timekeeping.record_meta(live),
         )
 
     # ------------------------------------------------------------- listeners

@@ -58,6 +58,18 @@ def table_values(
     }
 
 
+def record_meta(live: LiveGame) -> dict[str, Any]:
+    """What a game's record adds of its time control and of an end outside its rules
+    (a resignation, a clock run out): the state the moves replay to is no end then."""
+    meta: dict[str, Any] = {}
+    if clocks.timed(live.stored.clock) and live.stored.clock is not None:
+        keys = ("mode", "seconds", "increment", "on_timeout", "level")
+        meta["clock"] = {key: live.stored.clock[key] for key in keys}
+    if clocks.ending_of(live.stored.outcome, live.stored.seats, "en") is not None:
+        meta["ending"] = live.stored.outcome
+    return meta
+
+
 def clock_after(
     live: LiveGame, after: Any, paid: dict[int, float]
 ) -> tuple[clocks.Clock | None, float | None]:

@@ -352,7 +352,9 @@
     const outcome = ctx.msg.outcome;
     if (!outcome) return null;
     const winner = outcome.winners.length ? outcome.winners[0] : null;
-    const text = winner === null ? KOTH.t("result_draw") : KOTH.t("result_apex", { who: playerName(ctx, winner) });
+    // a resignation or a clock run out ended it (static/games/clock.js): its reason
+    const ended = ctx.msg.ending && winner !== null ? KOTH.t("result_ended", { why: ctx.msg.ending.text, who: playerName(ctx, winner) }) : null;
+    const text = ended || (winner === null ? KOTH.t("result_draw") : KOTH.t("result_apex", { who: playerName(ctx, winner) }));
     return el("div", { class: "result panel", dataset: { winner: winner === null ? "" : String(winner) } }, el("h3", { text }));
   }
 

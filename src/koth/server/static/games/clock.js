@@ -16,6 +16,19 @@
     return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
   }
 
+  // "Seat 2 (Anna)", or "Seat 2" for a seat without a name
+  function seatLabel(msg, seat) {
+    const info = msg.seats[seat];
+    const plain = t("seat", { n: seat + 1 });
+    return info && info.name ? `${plain} (${info.name})` : plain;
+  }
+
+  // a clock's label: the name alone when there is one
+  function chipLabel(msg, seat) {
+    const info = msg.seats[seat];
+    return info && info.name ? info.name : t("seat", { n: seat + 1 });
+  }
+
   function startTable(root) {
     const panel = KOTH.el("section", { class: "panel clocks hidden", id: "clocks", "aria-label": t("clocks") });
     const seats = KOTH.el("div", { class: "clock-seats" });
@@ -78,7 +91,7 @@
           seats.append(chip);
         }
       }
-      away.textContent = msg.outcome ? "" : standIns.map((s) => t(s.resigned ? "computer_for_resigned" : "computer_for_time", { seat: KOTH.seatName(msg, s.seat) })).join(" ");
+      away.textContent = msg.outcome ? "" : standIns.map((s) => t(s.resigned ? "computer_for_resigned" : "computer_for_time", { seat: seatLabel(msg, s.seat) })).join(" ");
       away.classList.toggle("hidden", !away.textContent);
       drawControls(msg);
       panel.classList.toggle("hidden", !seats.childElementCount && !away.textContent && !controls.childElementCount);
@@ -98,7 +111,7 @@
       for (const chip of seats.querySelectorAll(".clock-seat")) {
         const s = msg.clock.seats[Number(chip.dataset.seat)];
         const left = s.running ? s.left_ms - spent : s.left_ms;
-        chip.textContent = t("clock_seat", { seat: KOTH.seatName(msg, s.seat), time: clockText(left) });
+        chip.textContent = t("clock_seat", { seat: chipLabel(msg, s.seat), time: clockText(left) });
         chip.classList.toggle("low", s.running && left < 10000);
       }
     }
