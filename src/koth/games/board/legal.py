@@ -1,4 +1,8 @@
-"""Legal actions: the hot path of random playouts, on flat tuples and short lists."""
+"""Legal actions: the hot path of random playouts, on flat tuples and short lists.
+
+docs/board_engine.md is the reader's guide: the state layout, the bit idioms and their
+helpers, every cache of this module, and the oracle that is the readable spec.
+"""
 
 from __future__ import annotations
 
@@ -59,8 +63,12 @@ from koth.games.board.tables import (
     TOTAL_UNITS,
     edges_from,
     edges_to,
+    has_bit,
     locs_of,
+    lowest_bit,
+    reach_key,
     search_reach,
+    without_bit,
 )
 
 ROLL_OUTCOMES: Final[tuple[tuple[Action, float], ...]] = tuple(
@@ -74,7 +82,7 @@ AREA_MOVES: Final[tuple[MoveArea, ...]] = tuple(MoveArea(i) for i in range(RING_
 #: B14, by the mask of the free positions of the outer ring (bit i: no area touches
 #: index i): the ring turns, then the own area's moves to each free position
 TURNING: Final[tuple[tuple[Action, ...], ...]] = tuple(
-    RING_TURNS + tuple(AREA_MOVES[i] for i in range(RING_SIZE) if free >> i & 1)
+    RING_TURNS + tuple(AREA_MOVES[i] for i in range(RING_SIZE) if has_bit(free, i))
     for free in range(1 << RING_SIZE)
 )
 #: per target tile (and the center): the mask of ORIGIN_SLOTS[target]
@@ -93,9 +101,9 @@ RECRUIT_LISTS: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(
         RECRUITS[t][by_move]
         for t in range(3)
-        if code >> 2 >> t & 1
+        if has_bit(code >> 2, t)
         for by_move in (0, 1)
-        if code >> (1 - by_move) & 1
+        if has_bit(code, 1 - by_move)
     )
     for code in range(8 << 2)
 )
@@ -113,6 +121,12 @@ _MOVES_LIMIT: Final = 20_000
 #: plain list (one memo lookup of a whole tuple of moves per source) and
 #: ``bytes.translate`` are faster (docs/performance.md).
 COMPILED: Final = not __file__.endswith(".py")
+
+
+def moves_to_key(dests: int, unit: int, src: int, pays_key: int) -> int:
+    """The ``_MOVES_TO`` key of a unit's moves from ``src`` to ``dests`` paid by the
+    payments ``pays_key`` (``pay_set``): one int, which hashes faster than a tuple."""
+    return dests << 10 | (unit * NUM_LOCS + src) * 8 + pays_key
 
 
 def pay_set(pays: tuple[int, ...]) -> int:
@@ -135,7 +149,7 @@ def _moves_to(unit: int, src: int, pays: tuple[int, ...], dests: int) -> tuple[A
         moves = tuple([by_dst[dst] for dst in locs_of(dests) for by_dst in rows])
     if len(_MOVES_TO) >= _MOVES_LIMIT:
         _MOVES_TO.clear()  # bounded memory (a few MB); the lists in use come back soon
-    _MOVES_TO[dests << 10 | (unit * NUM_LOCS + src) * 8 + pay_set(pays)] = moves
+    _MOVES_TO[moves_to_key(dests, unit, src, pay_set(pays))] = moves
     return moves
 
 
@@ -191,6 +205,25 @@ _SWAP_LISTS: Final[dict[int, tuple[Action, ...]]] = {}
 _SWAPS_LIMIT: Final = 5_000
 #: what LegalActions.terrain_masks returns
 _TerrainMasks = tuple[int, int, int, int, int, int, int]
+
+
+def swapped_tiles(old: tuple[int, ...], new: tuple[int, ...]) -> int:
+    """Whether the layout ``new`` is ``old`` with two tiles swapped: ``a << 6 | b`` for
+    the tiles ``a`` < ``b`` (0 when the layouts are equal), or -1."""
+    a = b = -1
+    for i in range(NUM_TILES):
+        if old[i] != new[i]:
+            if a < 0:
+                a = i
+            elif b < 0:
+                b = i
+            else:
+                return -1
+    if a < 0:
+        return 0  # equal layouts: "tile 0 swapped with itself" changes nothing
+    if b < 0 or old[a] != new[b] or old[b] != new[a]:
+        return -1
+    return a << 6 | b
 
 
 def _fighter_origins(
@@ -362,9 +395,8 @@ class LegalActions:
                 rest = enemy_blockers & standing
                 targets: list[int] | None = None
                 while rest:  # lowest first
-                    low = rest & -rest
-                    rest ^= low
-                    d = low.bit_length() - 1
+                    d = lowest_bit(rest)
+                    rest &= rest - 1
                     if own_fighters & ORIGIN_SLOT_MASKS[d]:
                         if targets is None:
                             targets = []
@@ -431,12 +463,11 @@ class LegalActions:
         base = p * STRIDE
         mine = own_r | own_f | own_b
         while mine:
-            low = mine & -mine
-            mine ^= low
-            loc = low.bit_length() - 1
+            loc = lowest_bit(mine)
+            mine &= mine - 1
             k = base + loc * 3
             if units[k] + units[k + 1] + units[k + 2] >= STACK_LIMIT[loc]:
-                full |= low
+                full |= 1 << loc
         center = 1 << CENTER
         # B9: where fighters and blockers may stand (tiles of allowed terrain, the
         # center; runners anywhere on the playfield). Plain locals, as the ranges below:
@@ -476,9 +507,8 @@ class LegalActions:
                 if self.blockers_avoid_blockers:
                     target_ok &= ~enemy_b
             while positions:  # the sources, lowest location first
-                low = positions & -positions
-                positions ^= low
-                src = low.bit_length() - 1
+                src = lowest_bit(positions)
+                positions &= positions - 1
                 # A search of ``steps`` steps from ``start``; from the own area (B3.1)
                 # the first step is onto the one tile it touches, and the search goes on
                 # from there unless that tile stops it.
@@ -488,14 +518,14 @@ class LegalActions:
                     if start < 0:
                         continue
                     dests = 1 << start & target_ok
-                    steps = 0 if stop >> start & 1 else reach - 1
+                    steps = 0 if has_bit(stop, start) else reach - 1
                 if steps:
                     # only the tiles a search may pass, steps - 1 away, make its memo key
                     near = stop & BALLS[steps - 1][start]
                     slot = start << 3 | steps
                     last_near, seen, passed = _LAST_REACH[slot]
                     if last_near != near:
-                        found = REACH.get((near << 6 | start) << 3 | steps)  # reach_key
+                        found = REACH.get(reach_key(steps, start, near))
                         if found is None:
                             found = search_reach(steps, start, near)
                         seen, passed = found
@@ -508,7 +538,7 @@ class LegalActions:
                 if actions is None:
                     segments.append(segment(move_row(t, src), dests))
                     continue
-                moves = _MOVES_TO.get(dests << 10 | (t * NUM_LOCS + src) * 8 + pays_key)
+                moves = _MOVES_TO.get(moves_to_key(dests, t, src, pays_key))
                 if moves is None:
                     moves = _moves_to(t, src, pays, dests)
                 actions += moves
@@ -532,7 +562,7 @@ class LegalActions:
         pairs = self.pay_pairs(s, p, pays) if s.slots == 0 else []
         # an ally is neither the attacker, nor one who declined this turn, nor (below)
         # the blocker's owner: with two players there is never one
-        helpers = [q for q in range(n) if q != p and not (s.declined >> q) & 1] if n > 2 else []
+        helpers = [q for q in range(n) if q != p and not has_bit(s.declined, q)] if n > 2 else []
         if not pairs and not helpers:
             return  # an assault needs the turn's first slot, an alliance an ally
         # every assault comes before every alliance offer: their ids are in that order
@@ -565,10 +595,17 @@ class LegalActions:
         """Derived masks of one terrain layout, remembered for the last layout met (it
         changes only when a player turns a ring or swaps tiles): the light and normal
         tiles, the edges (bit = index in EDGES) whose tiles have the same terrain, and
-        those whose first (a) or second (b) tile is difficult, or not light."""
+        those whose first (a) or second (b) tile is difficult, or not light. A layout
+        that is the last one with two tiles swapped gets its masks derived from the
+        last one's (``remember_swapped_terrain``)."""
         last, masks = self._last_terrain
         if last is terrain:
             return masks
+        if last is not None:
+            pair = swapped_tiles(last, terrain)
+            if pair >= 0:
+                self.remember_swapped_terrain(last, terrain, pair >> 6, pair & 63)
+                return self._last_terrain[1]
         light = normal = difficult = 0
         if COMPILED:
             for i in range(NUM_TILES):
@@ -616,7 +653,7 @@ class LegalActions:
 
     def remember_swapped_terrain(
         self, old: tuple[int, ...], new: tuple[int, ...], a: int, b: int
-    ) -> None:
+    ) -> None:  # called by terrain_masks only: no rule's apply writes a cache
         """``new`` is ``old`` with tiles ``a`` and ``b`` swapped: when ``old``'s
         ``terrain_masks`` are the ones remembered, remember ``new``'s, derived from them
         (a swap changes the masks of two tiles and of the edges at them) instead of
@@ -647,7 +684,7 @@ class LegalActions:
                     if new[x] != new[y]:
                         differ |= 1 << e
                     else:
-                        differ &= ~(1 << e)
+                        differ = without_bit(differ, e)
         masks = (light, normal, differ, a_difficult, b_difficult, a_not_light, b_not_light)
         self._last_terrain = (new, masks)
 

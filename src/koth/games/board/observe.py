@@ -16,6 +16,7 @@ from koth.games.board.tables import (
     STRIDE,
     TERRAIN_LETTERS,
     UNIT_NAMES,
+    has_bit,
 )
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def view(rules: Rules, state: BoardState, player: PlayerId | None) -> dict[str, 
         "hand": [list(state.hand[q * 3 : q * 3 + 3]) for q in range(n)],
         "dice": [list(d) for d in state.dice],
         "slots_used": state.slots,
-        "declined": [q for q in range(n) if state.declined >> q & 1],
+        "declined": [q for q in range(n) if has_bit(state.declined, q)],
         "offer": str(state.offer) if state.offer else None,
         "points": list(state.points),
         "excluded": excluded,

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from koth.core.offered import ActionList
 from koth.games.board.actions import Action, Move, Swap
-from koth.games.board.tables import EDGE_INDEX, EDGES, NUM_LOCS
+from koth.games.board.tables import EDGE_INDEX, EDGES, NUM_LOCS, has_bit, lowest_bit
 
 #: every Move value, indexed like its action id, built once: construction is the hot path
 MOVES: Final[tuple[Move, ...]] = tuple(
@@ -139,17 +139,15 @@ class TurnActions(ActionList[Action]):
             row = packed & _ROW_MASK
             mask = packed >> SEGMENT_SHIFT
             while mask:  # destinations, lowest first (as their ids go)
-                low = mask & -mask
-                mask ^= low
-                dst = low.bit_length() - 1
+                dst = lowest_bit(mask)
+                mask &= mask - 1
                 for pay in pays:
                     actions.append(MOVE_ROWS[row + pay][dst])
         actions += self.middle
         mask = self.swaps
         while mask:
-            low = mask & -mask
-            mask ^= low
-            actions.append(SWAPS[low.bit_length() - 1])
+            actions.append(SWAPS[lowest_bit(mask)])
+            mask &= mask - 1
         actions += self.tail
         return actions
 
@@ -165,13 +163,13 @@ class TurnActions(ActionList[Action]):
                     return (
                         _has(self.pays, action.pay)
                         and 0 <= action.dst < NUM_LOCS
-                        and packed >> (SEGMENT_SHIFT + action.dst) & 1 == 1
+                        and has_bit(packed, SEGMENT_SHIFT + action.dst)
                         and MOVE_ROWS[row + action.pay][action.dst] is action
                     )
             return False
         if isinstance(action, Swap):
             edge = EDGE_INDEX.get((action.a, action.b), -1)
-            return edge >= 0 and self.swaps >> edge & 1 == 1 and SWAPS[edge] is action
+            return edge >= 0 and has_bit(self.swaps, edge) and SWAPS[edge] is action
         for candidate in self.head:
             if candidate is action:
                 return True
@@ -197,4 +195,4 @@ def _nth_bit(mask: int, n: int) -> int:
     while n:
         mask &= mask - 1
         n -= 1
-    return (mask & -mask).bit_length() - 1
+    return lowest_bit(mask)

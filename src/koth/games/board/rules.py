@@ -63,6 +63,7 @@ from koth.games.board.tables import (
     TURN_DIE,
     UNITS_PER_PLAYER,
     with_face,
+    without_bit,
     without_die,
 )
 
@@ -281,9 +282,7 @@ class Rules(LegalActions):
         if isinstance(action, Swap):
             swapped = list(s.terrain)
             swapped[action.a], swapped[action.b] = swapped[action.b], swapped[action.a]
-            terrain = tuple(swapped)
-            self.remember_swapped_terrain(s.terrain, terrain, action.a, action.b)
-            return self._after_action(evolve(s, terrain=terrain))
+            return self._after_action(evolve(s, terrain=tuple(swapped)))
         raise ValueError(f"{action} is not a turn action")
 
     def _rotate(self, s: BoardState, ring: int, right: bool) -> BoardState:
@@ -313,7 +312,7 @@ class Rules(LegalActions):
                 if units[k]:
                     hand[q * 3] += units[k]
                     units[k] = 0
-                    occupied[q * 3] &= ~(1 << loc)
+                    occupied[q * 3] = without_bit(occupied[q * 3], loc)
 
     def _move(
         self, s: BoardState, p: int, t: int, src: int, dst: int
@@ -377,7 +376,7 @@ class Rules(LegalActions):
                 continue
             pushed = units[k]
             units[k] = 0
-            occupied[q * 3] &= ~(1 << dst)
+            occupied[q * 3] = without_bit(occupied[q * 3], dst)
             t = q * STRIDE + target * 3
             for _ in range(pushed):
                 if (
@@ -636,7 +635,7 @@ def _remove_unit(units: bytearray, occupied: list[int], q: int, loc: int, t: int
     left = units[k] - 1
     units[k] = left
     if not left:
-        occupied[q * 3 + t] &= ~(1 << loc)
+        occupied[q * 3 + t] = without_bit(occupied[q * 3 + t], loc)
 
 
 def _rotate_ring(mask: int, start: int, right: bool) -> int:

@@ -16,6 +16,7 @@ from koth.games.board.tables import (
     STRIDE,
     TERRAIN_LETTERS,
     UNIT_LETTERS,
+    has_bit,
 )
 
 
@@ -263,7 +264,7 @@ def position_text(s: BoardState, secrets: bool = True) -> str:
         parts.append(f"offer {s.offer}")
     if s.declined:
         parts.append(
-            "declined " + ",".join(str(q) for q in range(len(s.area_of)) if s.declined >> q & 1)
+            "declined " + ",".join(str(q) for q in range(len(s.area_of)) if has_bit(s.declined, q))
         )
     parts.append(f"countdown {s.countdown}")
     if s.termination is not None:

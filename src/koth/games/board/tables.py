@@ -138,6 +138,28 @@ def loc_name(loc: int) -> str:
     return LOC_NAMES[loc]
 
 
+# ---- the bit idioms: a set of locations (or edges, tiles, players) is an int whose bit
+# ``i`` is set when ``i`` is in the set. Each idiom has one named helper here, used
+# wherever the rules need it (docs/board_engine.md); compiled, a call of one is a
+# native call.
+
+
+def has_bit(mask: int, i: int) -> bool:
+    """Whether ``i`` is in the set ``mask``."""
+    return mask >> i & 1 == 1
+
+
+def lowest_bit(mask: int) -> int:
+    """The smallest member of the non-empty set ``mask``. The loop over a set, lowest
+    first, that builds no list: ``while mask: i = lowest_bit(mask); mask &= mask - 1``."""
+    return (mask & -mask).bit_length() - 1
+
+
+def without_bit(mask: int, i: int) -> int:
+    """The set ``mask`` without ``i``."""
+    return mask & ~(1 << i)
+
+
 # ---- location sets as bit masks (bit ``loc`` set), for the movement search
 #: ring tiles and the center: the locations a search passes through
 PLAYFIELD: Final = (1 << (CENTER + 1)) - 1
@@ -150,7 +172,7 @@ def _by_byte(masks: tuple[int, ...]) -> tuple[int, ...]:
     lookups: entry ``256 * k + b`` is the union for the bits ``b`` of byte ``k``."""
     return tuple(
         reduce(
-            or_, (masks[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < len(masks)), 0
+            or_, (masks[8 * k + i] for i in range(8) if has_bit(b, i) and 8 * k + i < len(masks)), 0
         )
         for k in range(4)
         for b in range(256)
@@ -161,7 +183,7 @@ def _by_byte(masks: tuple[int, ...]) -> tuple[int, ...]:
 NEIGHBOURS_BY_BYTE: Final = _by_byte(NEIGHBOUR_MASKS)
 #: LOCS_BY_BYTE[k][b]: the locations of the set bits b of byte k, in increasing order
 LOCS_BY_BYTE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
-    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(7)
+    tuple(tuple(8 * k + i for i in range(8) if has_bit(b, i)) for b in range(256)) for k in range(7)
 )
 ALL_EDGES: Final = (1 << len(EDGES)) - 1
 #: EDGES_FROM_BYTE / EDGES_TO_BYTE[256 * k + b]: the edges (bit = index in EDGES) whose
@@ -182,7 +204,9 @@ EDGES_TO_BYTE: Final = _by_byte(EDGES_TO_TILE)
 
 
 def union_by_byte(table: tuple[int, ...], mask: int) -> int:
-    """The union of a ``_by_byte`` table's entries over the set bits of ``mask``."""
+    """The union of a ``_by_byte`` table's entries over the set bits of ``mask``: the
+    by-byte union, four lookups instead of a loop over the members (the idiom behind
+    ``neighbours_of``, ``edges_from`` and ``edges_to``)."""
     return (
         table[mask & 255]
         | table[256 + (mask >> 8 & 255)]
@@ -216,7 +240,7 @@ def _balls() -> tuple[tuple[int, ...], ...]:
             for _ in range(radius):
                 frontier = neighbours_of(frontier)
                 ball |= frontier
-            row.append(ball & ~(1 << loc))
+            row.append(without_bit(ball, loc))
         result.append(tuple(row))
     return tuple(result)
 
@@ -250,7 +274,7 @@ def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
         frontier = new & ~stop
     if len(REACH) >= REACH_LIMIT:
         REACH.clear()
-    found = REACH[reach_key(reach, src, stop)] = (visited & ~(1 << src), passed)
+    found = REACH[reach_key(reach, src, stop)] = (without_bit(visited, src), passed)
     return found
 
 
