@@ -1,14 +1,16 @@
-"""The batched board game's PettingZoo adapters: PettingZoo's own checker and the
-parallel batch's conventions."""
+"""The batched board game's adapters: PettingZoo's own checker, the parallel batch's
+conventions and the Gymnasium vector env's."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium.vector import AutoresetMode
 from pettingzoo.test import parallel_api_test
 
 from koth.core.errors import InvalidParamsError
-from koth.vector.board_layout import O_PHASE, OBS_SIZE, OVER
+from koth.vector.board_gym import BoardVectorEnv
+from koth.vector.board_layout import O_MOVER, O_PHASE, OBS_SIZE, OVER
 from koth.vector.board_parallel import BoardParallelBatch, BoardParallelEnv
 
 
@@ -42,3 +44,26 @@ def test_the_parallel_batch_gives_each_agent_its_own_observation_and_the_movers_
     assert ended >= 4
     with pytest.raises(InvalidParamsError, match="player_3"):
         env.step({"player_3": np.zeros(4)})
+
+
+def test_the_vector_env_waits_for_the_learner_and_keeps_gymnasiums_conventions() -> None:
+    env = BoardVectorEnv(3, {"num_players": 3, "target_points": 3}, seat=2)
+    assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=4)
+    assert obs.shape == (3, OBS_SIZE) and obs.dtype == np.int32
+    assert env.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(600):
+        mask = info["action_mask"]
+        assert mask.any(axis=1).all()  # every game waits for the learner
+        scores = np.where(mask, rng.random(mask.shape), -1.0)
+        obs, rewards, terminated, truncated, info = env.step(scores.argmax(axis=1))
+        assert (obs[:, O_MOVER] == 0).all()  # the learner is seat 0 of its own view
+        assert not truncated.any() and (rewards[~terminated] == 0).all()
+        if terminated.any():
+            finished += int(terminated.sum())
+            assert (info["final_obs"][terminated, O_PHASE] == OVER).all()
+    assert finished >= 3
+    with pytest.raises(InvalidParamsError, match=r"seat 0\.\.1"):
+        BoardVectorEnv(2, seat=2)
