@@ -123,7 +123,7 @@ def test_seat_values_come_from_each_seats_own_view() -> None:
     assert len(values) == 2
     for seat in range(2):
         row = _encode(game, state.data, seat)[None, :]
-        assert values[seat] == pytest.approx(float(reader.net(row)[0]))
+        assert values[seat] == pytest.approx(float(reader.net(row)[0]), rel=1e-5)
 
 
 def test_the_terminal_opponent_plays_learned() -> None:
