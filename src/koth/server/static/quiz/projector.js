@@ -118,6 +118,7 @@
     box.classList.toggle("hidden", !st.king);
     if (!st.king) return;
     $("proj-king-name").textContent = st.king;
+    box.title = st.king; // a name too long for the box ends in an ellipsis: whole here
     $("proj-king-hold").textContent = Q.t("show_holds", { x: st.king_hold, y: st.hold_moves });
   }
 
