@@ -4,9 +4,13 @@ podium, the final table), in English and Russian, at 1920x1080 and 1024x768, no 
 the hall reads is under 28 px on 1080 lines (scaled by the screen's height). The sizes
 are the browser's computed font sizes of every visible element holding text.
 
-The mountain's SVG labels are drawn to the mountain's scale (short labels, repeated in
-the table's badges) and the operator's buttons show only while the mouse moves: neither
-is text the hall must read, and neither is measured.
+The mountain's slope labels (each team's initials, repeated in the table's badges) are
+SVG text drawn to the mountain's scale: their size on the screen is their font size in
+the drawing's units times the drawing's scale (its pixels per unit), measured too, and
+held to the same floor. The King's initials at the peak are drawn smaller (the King's
+box says the name in large type) and the operator's buttons show only while the mouse
+moves: neither is measured. At 1024x768 a long team name is never cut without a trace:
+it is whole, or ends in an ellipsis with the whole name as its title.
 
 Screenshots go to docs/screenshots/ when KOTH_SCREENSHOTS=1 (else to a temp folder).
 """
@@ -83,6 +87,20 @@ def play(api: QuizApi, number: int, right: set[str]) -> None:
     api.cmd("resolve")
 
 
+#: the slope labels the hall sees, each with its size on the screen (font size in the
+#: drawing's units times its pixels per unit)
+SLOPE_LABELS = """() => {
+  const svg = document.getElementById("mountain");
+  if (!svg || !svg.getClientRects().length) return [];
+  const scale = svg.getScreenCTM().a;
+  return [...svg.querySelectorAll(".team-label")].filter((n) => {
+    const b = n.getBoundingClientRect();
+    const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+    return b.width > 0 && hit && svg.contains(hit);
+  }).map((n) => [n.textContent, parseFloat(getComputedStyle(n).fontSize) * scale]);
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_projector_text_is_under_28_px_on_1080_lines(
     server: LiveServer, browser: Any, quiz: QuizApi, tmp_path: Path, lang: str
@@ -105,6 +123,7 @@ def test_no_projector_text_is_under_28_px_on_1080_lines(
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server.url}/quiz/{quiz.event_id}/projector")
     seen: list[str] = []
+    measured: list[float] = []
 
     def check(screen: str, ready: Callable[[], None]) -> None:
         for size in SIZES:
@@ -114,6 +133,10 @@ def test_no_projector_text_is_under_28_px_on_1080_lines(
             floor = 28 * size["height"] / 1080
             small = page.evaluate(SMALL_TEXT, floor)
             assert not small, f"{screen} at {size['width']}x{size['height']} ({lang}): {small}"
+            labels = page.evaluate(SLOPE_LABELS)
+            measured.extend(px for _label, px in labels)
+            small = [(label, px) for label, px in labels if px < floor - 0.01]
+            assert not small, f"slope labels of {screen} at {size['width']}: {small}"
             name = f"projector_legible_{screen}_{size['width']}_{lang}.png"
             page.screenshot(path=str(shots / name))
         seen.append(screen)
@@ -142,3 +165,51 @@ def test_no_projector_text_is_under_28_px_on_1080_lines(
     page.locator("#proj-podium").click()
     check("final_table", lambda: expect(page.locator("#proj-podium")).to_be_hidden())
     assert len(seen) == 8
+    assert measured, "the slope labels were measured on some screen"
+
+
+#: every team name the projector shows that is cut: not whole, and not ending in an
+#: ellipsis with the whole name as its title (or leaving the screen)
+CUT_NAMES = """(names) => {
+  const out = [];
+  const where = "#proj-joined .chip, #proj-table td.name, #proj-king";
+  const nodes = [...document.querySelectorAll(where)];
+  for (const el of nodes) {
+    if (!el.getClientRects().length) continue;
+    const text = el.textContent;
+    const name = names.find((n) => text.includes(n.slice(0, 6)));
+    if (!name) continue;
+    const box = el.getBoundingClientRect();
+    const whole = el.scrollWidth <= el.clientWidth + 1 && text.includes(name);
+    const ellipsis = getComputedStyle(el).textOverflow === "ellipsis";
+    const marked = ellipsis && (el.title || "").includes(name);
+    if (box.right > innerWidth + 1 || !(whole || marked)) out.push([el.id || el.className, text]);
+  }
+  return out;
+}"""
+LONG_NAMES = [
+    "The Owls of the Night Shift at the Mill",
+    "Совы ночной смены со старой мельницы",
+    "Bears",
+    "Кошки",
+]
+
+
+def test_long_team_names_are_never_cut_without_a_trace_at_1024x768(
+    server: LiveServer, browser: Any, quiz: QuizApi
+) -> None:
+    quiz.create(title="Long names", steps=3, hold_moves=2, questions=4, spurs_per_slope=0)
+    for team in LONG_NAMES:
+        quiz.join(team)
+    page = browser.new_page(viewport=SIZES[1])
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/quiz/{quiz.event_id}/projector")
+    expect(page.locator("#proj-joined .chip")).to_have_count(4)
+    assert page.evaluate(CUT_NAMES, LONG_NAMES) == []
+    quiz.cmd("start")
+    expect(page.locator("#proj-table tbody tr")).to_have_count(4)
+    assert page.evaluate(CUT_NAMES, LONG_NAMES) == []
+    for number in (1, 2, 3):
+        quiz.play(number, {LONG_NAMES[0]: "yes", "Bears": "no"}, {"yes"})
+    expect(page.locator("#proj-king")).to_be_visible()  # the longest name is the King's
+    assert page.evaluate(CUT_NAMES, LONG_NAMES) == []

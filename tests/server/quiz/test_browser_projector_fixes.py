@@ -113,3 +113,46 @@ def test_the_projector_keeps_every_word_and_heading_on_the_screen(
         assert right <= size["width"], f"the question's text runs to {right} px on {size}"
         page.screenshot(path=str(shots / f"projector_long_word_{size['width']}.png"))
         bar_fits(page)
+
+
+#: whether the King's box is whole on the screen: inside the window, above the table's
+#: head, and on top wherever it is drawn (no other element covers any corner of its text)
+KING_WHOLE = """() => {
+  const hold = document.getElementById("proj-king-hold");
+  const r = hold.getBoundingClientRect();
+  const head = document.querySelector("#proj-table thead").getBoundingClientRect();
+  const inside = r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+  const range = document.createRange();
+  range.selectNodeContents(hold);
+  const text = range.getBoundingClientRect();
+  const points = [[text.left + 2, text.top + 2], [text.right - 2, text.bottom - 2],
+                  [(text.left + text.right) / 2, (text.top + text.bottom) / 2]];
+  const covered = points.filter(([x, y]) => !hold.contains(document.elementFromPoint(x, y)));
+  return {inside, above: r.bottom <= head.top + 1, covered: covered.length, text: hold.textContent,
+          hold: [r.top, r.bottom], head: head.top};
+}"""
+#: resolves after the browser drew two more frames (the redraw's own frame included)
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_the_kings_hold_is_whole_after_a_live_first_coronation(
+    server: LiveServer, browser: Any, quiz: QuizApi, size: dict[str, int]
+) -> None:
+    """The projector stays open (no reload) while the first King is crowned: the "holds
+    the Peak 0/3" line is whole, above the table, at once and at both sizes."""
+    started(quiz, teams=("Owls", "Bears", "Cats"), steps=3, hold_moves=3, title="Mill quiz")
+    page = browser.new_page(viewport=size)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/quiz/{quiz.event_id}/projector")
+    expect(page.locator("#proj-table tbody tr")).to_have_count(3)
+    expect(page.locator("#proj-king")).to_be_hidden()
+    for number, answer in ((1, "Paris"), (2, "Seine")):
+        quiz.play(number, {"Owls": answer, "Bears": answer}, {answer})
+    quiz.play(3, {"Owls": "Baltic"}, {"Baltic"})  # Owls on the Peak: the first coronation
+    seq = quiz.projector()["seq"]
+    expect(page.locator("#projector")).to_have_attribute("data-seq", str(seq))
+    expect(page.locator("#proj-king-hold")).to_have_text("holds the Peak 0/3")
+    page.evaluate(FRAMES)
+    found = page.evaluate(KING_WHOLE)
+    assert found["inside"] and found["above"] and found["covered"] == 0, found

@@ -1,5 +1,5 @@
 /* Question packs from the host's files: the pack (.csv, .json, .yaml or .yml) and its
-   pictures, chosen together in one file input. The host form keeps them in
+   pictures, sounds and videos, chosen together in one file input. The host form keeps them in
    sessionStorage until the new event's console uploads them; the console's show panel
    uploads them at once. The server checks everything and names each problem. */
 "use strict";
@@ -7,6 +7,9 @@
   const PENDING = "koth.quiz.pending_pack";
   const FORMS = { csv: "csv", json: "json", yaml: "yaml", yml: "yaml" };
   const formOf = (name) => FORMS[(name.split(".").pop() || "").toLowerCase()];
+  const MEDIA = ["mp3", "ogg", "oga", "m4a", "mp4", "webm"];
+  // a sound or video goes to its own address (the server reads its type from its bytes)
+  const isMedia = (file) => /^(audio|video)\//.test(file.type) || MEDIA.includes((file.name.split(".").pop() || "").toLowerCase());
 
   const base64 = (buffer) => {
     let text = "";
@@ -19,13 +22,14 @@
   const unbase64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
   const Pack = {
-    /* {pack: {name, form, text} | null, pictures: [{name, data (base64)}]} */
+    ACCEPT: ".csv,.json,.yaml,.yml,image/png,image/jpeg,image/webp,image/gif,.mp3,.ogg,.m4a,.mp4,.webm",
+    /* {pack: {name, form, text} | null, pictures: [{name, data (base64), media}]} */
     async read(files) {
       const out = { pack: null, pictures: [] };
       for (const file of files) {
         const form = formOf(file.name);
         if (form) out.pack = { name: file.name, form, text: await file.text() };
-        else out.pictures.push({ name: file.name, data: base64(await file.arrayBuffer()) });
+        else out.pictures.push({ name: file.name, data: base64(await file.arrayBuffer()), media: isMedia(file) });
       }
       return out;
     },
@@ -46,14 +50,15 @@
         if (!response.ok) errors.push(Q.t("show_pack_failed", { error: `${chosen.pack.name}: ${Q.errorText(response.data, response.status, OWN_WORDS)}` }));
       }
       for (const picture of chosen.pictures) {
-        const response = await fetch(`/api/quiz/events/${eventId}/pictures/${encodeURIComponent(picture.name)}`, {
+        const folder = picture.media ? "media" : "pictures";
+        const response = await fetch(`/api/quiz/events/${eventId}/${folder}/${encodeURIComponent(picture.name)}`, {
           method: "PUT",
           headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/octet-stream" },
           body: unbase64(picture.data),
         });
         if (!response.ok) {
           const data = await response.json().catch(() => null);
-          errors.push(Q.t("show_picture_failed", { name: picture.name, error: Q.errorText(data, response.status, OWN_WORDS) }));
+          errors.push(Q.t(picture.media ? "show_media_failed" : "show_picture_failed", { name: picture.name, error: Q.errorText(data, response.status, OWN_WORDS) }));
         }
       }
       return errors;

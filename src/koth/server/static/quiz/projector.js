@@ -8,6 +8,8 @@
 "use strict";
 (function () {
   const root = document.getElementById("projector");
+  const player = Q.MediaPlayer(document.getElementById("proj-q-media"), document.getElementById("proj-media-blocked"));
+  window.QuizMedia = player; // the browser tests read the element's state
   const svg = document.getElementById("mountain");
   const $ = (id) => document.getElementById(id);
   const R_OUT = 100;
@@ -116,6 +118,7 @@
     box.classList.toggle("hidden", !st.king);
     if (!st.king) return;
     $("proj-king-name").textContent = st.king;
+    box.title = st.king; // a name too long for the box ends in an ellipsis: whole here
     $("proj-king-hold").textContent = Q.t("show_holds", { x: st.king_hold, y: st.hold_moves });
   }
 
@@ -187,6 +190,7 @@
     const screen = msg.screen;
     box.classList.toggle("hidden", !screen);
     root.dataset.screen = screen ? screen.show : "standings";
+    player.show(screen && screen.media);
     if (!screen) return;
     $("proj-q-number").textContent = screen.lightning ? Q.t("show_lightning_question", { n: screen.question }) : questionText(screen.question);
     $("proj-q-partner").textContent = screen.partner ? Q.t("show_partner", { name: screen.partner }) : "";

@@ -9,6 +9,9 @@
   const creds = Q.store.get(credsKey);
   const error = document.getElementById("error");
   let msg = null;
+  // the host's sound or video on the phone, with its own controls (a phone plays only
+  // after a tap on the page)
+  const player = Q.MediaPlayer(document.getElementById("team-media"), null, true);
   let answerMode = "";
   let sending = false;
 
@@ -52,11 +55,13 @@
     return svg;
   }
 
-  /* the question's text, once the host showed it (when the host allows it on phones) */
+  /* the question's text, once the host showed it (when the host allows it on phones),
+     and its sound or video when the host plays it on the phones too */
   function renderQuestionText() {
     const node = document.getElementById("question-text");
     node.textContent = msg.question_text || "";
     node.classList.toggle("hidden", !msg.question_text);
+    player.show(msg.media || null);
   }
 
   function render() {
