@@ -111,7 +111,7 @@ def test_judge_commands_given_offline_are_applied_once_in_order_after_a_restart(
         judge.fill("#new-team", team)
         judge.locator("#btn-add-team").click()
     judge.locator("#btn-start").click()
-    expect(judge.locator("#offline-banner")).to_contain_text("3 command(s) wait")
+    expect(judge.locator("#offline-banner")).to_contain_text("3 commands wait")
     expect(judge.locator("#error")).to_be_hidden()  # waiting is not an error ("error 0")
     server.start()  # the same database
     # the console retries with backoff (at most 10 s apart)

@@ -250,9 +250,6 @@ EN: dict[str, str] = {
     "offline_banner": N_("No connection to the server: reconnecting…"),
     "error_http": N_("The server could not do this (HTTP {status}); try again."),
     "error_network": N_("No connection to the server: nothing was sent."),
-    "offline_queued": N_(
-        "No connection to the server: reconnecting… {n} command(s) wait and will be sent in order."
-    ),
     "declaration_waiting": N_(
         "No connection: your declaration will be sent as soon as the connection is back."
     ),
@@ -322,6 +319,10 @@ PLURALS: Final = {
     ),
     "answered_count": N_plural("{x} of {n} team answered", "{x} of {n} teams answered"),
     "teams_count": N_plural("{n} team", "{n} teams"),
+    "offline_queued": N_plural(
+        "No connection to the server: reconnecting… {n} command waits and will be sent.",
+        "No connection to the server: reconnecting… {n} commands wait and will be sent in order.",
+    ),
     "stats_right": N_plural("{right} of {n} team right", "{right} of {n} teams right"),
     "presenter_veiled": N_plural(
         "{n} answer group, hidden while teams answer (presenter mode)",

@@ -626,7 +626,7 @@ class EventModel(HostControl):
         if unjudged:
             raise WrongPhaseError(
                 N_(
-                    "{count} answer(s) are not judged yet (e.g. team {team}); "
+                    "answers not judged yet: {count} (e.g. team {team}); "
                     "judge every answer before resolving the question"
                 ),
                 count=len(unjudged),
