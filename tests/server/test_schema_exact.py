@@ -63,3 +63,8 @@ def test_a_legal_actions_type_is_an_enum_of_the_registered_games_kinds(
     game = create_game(client, "cards")
     me = client.get(f"/api/games/{game.id}", headers=game.auth(0)).json()
     assert me["legal"] and {entry["type"] for entry in me["legal"]} <= set(enum)
+
+
+def test_a_recent_events_code_is_an_enum(client: TestClient) -> None:
+    code = component(client, "NoteEntry")["properties"]["code"]
+    assert code["enum"] == ["dice_forfeited", "turn_skipped"]

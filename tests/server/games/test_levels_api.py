@@ -42,6 +42,7 @@ def test_the_lobby_words_options_and_levels_in_both_languages(client: TestClient
     assert "3, the apex holds a Joker (C1.1)" in page and ">Jokers<" in page
     assert "Who chooses the first stack (C5)" in page and ">Seat 2</option>" in page
     assert "Players at the table (B3, B6)" in page and "tens equal" not in page
+    assert "Seat 1 and Seat 3 against Seat 2 and Seat 4 (B16.3)" in page and "0+2" not in page
     assert ">Strong</option>" in page and "Won 84 of 100 games against Casual." not in page
     assert "Won 84 of 100 games against Beginner." in page and "ismcts:iters=300" not in page
     assert "<summary>advanced</summary>" in page and 'href="/learn/cards"' in page

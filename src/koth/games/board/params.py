@@ -43,7 +43,9 @@ class BoardParams(GameParams):
         False, description="variant: each player secretly excludes one unit type (B16.2)"
     )
     teamplay: bool = Field(
-        False, description="variant (4 players): seats 0+2 and 1+3 pool points (B16.3)"
+        False,
+        description="variant (4 players): Seat 1 and Seat 3 against Seat 2 and Seat 4, "
+        "pooling points (B16.3)",
     )
     round_limit: int = Field(
         200, ge=1, le=100_000, description="rounds after which the game is drawn (B17)"

@@ -81,6 +81,7 @@ EN: Final = {
     # the board game (Florian Jehn's rules)
     "round": N_("Round {n}"),
     "points_short": N_("{n} pts"),
+    "teams": N_("{a} and {b} against {c} and {d}, points {x} : {y} (B16.3)"),
     "in_hand": N_("in hand:"),
     "areas_to_place": N_("Starting areas to place: {areas}"),
     "area_of": N_("{area} (Seat {n})"),
@@ -99,7 +100,6 @@ EN: Final = {
     "unit_runners": N_("runners"),
     "unit_fighters": N_("fighters"),
     "unit_blockers": N_("blockers"),
-    "hand_counts": N_("{r} runner(s), {f} fighter(s), {b} blocker(s)"),
     "die_recruit": N_("recruit"),
     "die_move": N_("move"),
     "die_turn": N_("turn"),
@@ -281,6 +281,9 @@ EN: Final = {
 PLURALS: Final = {
     "stack_title": N_plural("stack {stack}: {n} card", "stack {stack}: {n} cards"),
     "cards_count": N_plural("{n} card", "{n} cards"),
+    "runners_count": N_plural("{n} runner", "{n} runners"),
+    "fighters_count": N_plural("{n} fighter", "{n} fighters"),
+    "blockers_count": N_plural("{n} blocker", "{n} blockers"),
 }
 #: a unit type's name, one of it (``unit_runner``...): the plural entries the game log
 #: also words counts with, so the catalog holds each name once

@@ -10,12 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from koth.games.board.events import BoardEvent
+from koth.games.board.notes import DiceForfeited, TurnSkipped
 from koth.games.cards.events import CardsEvent
 from koth.server.bodies import RequestBody
 from koth.server.games.clock_schemas import ClockInfo, ClockOptions, Ending
 
 #: every code a log entry may carry (the schema's enum)
 LOG_CODES: list[str] = sorted({*(e.value for e in CardsEvent), *(e.value for e in BoardEvent)})
+#: every code a recent event (a transition note) may carry (the schema's enum)
+NOTE_CODES: list[str] = sorted({DiceForfeited.code, TurnSkipped.code})
 
 
 class GameStatus(enum.StrEnum):
@@ -216,7 +219,10 @@ class NoteEntry(BaseModel):
     turn skipped), as ``game.transition_notes`` named it."""
 
     move: int = Field(description="index of the move whose transition made it")
-    code: str = Field(description="the kind of event, e.g. dice_forfeited")
+    code: str = Field(
+        description="the kind of event (stable: clients word it)",
+        json_schema_extra={"enum": list[Any](NOTE_CODES)},
+    )
     rule: str | None = Field(description="the rule that made it, e.g. B7.1")
     params: dict[str, int | str] = Field(description="its values (seats as ids, from 0)")
     text: str = Field(description="worded in the reader's language")

@@ -60,7 +60,10 @@ OPTIONS: dict[str, dict[str, OptionWords]] = {
             N_("Variant: each player secretly leaves out one unit type (B16.2)")
         ),
         "teamplay": OptionWords(
-            N_("Variant for 4 players: Seats 1 and 3 play Seats 2 and 4, pooling points (B16.3)")
+            N_(
+                "Variant for 4 players, in pairs pooling their points: Seat 1 and Seat 3 "
+                "against Seat 2 and Seat 4 (B16.3)"
+            )
         ),
         "round_limit": OptionWords(N_("Rounds before the game is a draw (B17)")),
         "target_points": OptionWords(N_("Points that win the game (B15)")),

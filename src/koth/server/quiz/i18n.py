@@ -329,6 +329,10 @@ PLURALS: Final = {
     ),
     "answered_count": N_plural("{x} of {n} team answered", "{x} of {n} teams answered"),
     "teams_count": N_plural("{n} team", "{n} teams"),
+    "offline_queued": N_plural(
+        "No connection to the server: reconnecting… {n} command waits and will be sent.",
+        "No connection to the server: reconnecting… {n} commands wait and will be sent in order.",
+    ),
     "stats_right": N_plural("{right} of {n} team right", "{right} of {n} teams right"),
     "presenter_veiled": N_plural(
         "{n} answer group, hidden while teams answer (presenter mode)",

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from tests.server.games.browser.conftest import PHONE, SCREENSHOTS
+from tests.server.games.browser.conftest import PHONE, SCREENSHOTS, sync_api
 from tests.server.live_server import LiveServer
 
 WIDE = {"width": 1280, "height": 800}
@@ -110,3 +110,23 @@ def test_the_board_shows_a_legend_unit_shapes_and_the_expected_action(
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(SCREENSHOTS / "board-legend-phone.png"), full_page=True)
     page.context.close()
+
+
+def test_b16_3_a_teamplay_table_names_its_pairs_and_counts_units_in_words(
+    server: LiveServer, browser: Any
+) -> None:
+    body = {"game": "board", "params": {"num_players": 4, "teamplay": True}, "seats": [{}] * 4}
+    created = httpx.post(f"{server.url}/api/games", json=body, timeout=10).json()
+    for viewport, size in ((WIDE, "desktop"), (PHONE, "phone")):
+        page = browser.new_context(viewport=viewport).new_page()
+        page.goto(f"{server.url}/games/{created['id']}")  # a spectator
+        teams = page.locator("#table .teams")
+        sync_api.expect(teams).to_have_text(
+            "Seat 1 and Seat 3 against Seat 2 and Seat 4, points 0 : 0 (B16.3)", timeout=30_000
+        )
+        hand = page.locator("#table .players li").first.inner_text()
+        assert "runners" in hand and "(s)" not in hand, hand
+        page.locator("#table .board-side").screenshot(
+            path=str(SCREENSHOTS / f"board-teams-{size}.png")
+        )
+        page.context.close()

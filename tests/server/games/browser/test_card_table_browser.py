@@ -115,6 +115,18 @@ def test_two_persons_at_a_card_table_that_forgives(server: LiveServer, browser: 
     assert card in hand_cards(desk)
     assert one.state()["submitted"] == []
     expect(phone.locator("#table .pending.theirs .card.back")).to_have_count(0, timeout=WAIT)
+    # on the phone too: a card confirmed with the button, shown as played, taken back
+    pick = phone.locator("#table .mine .hand button.card-button").first
+    expect(pick).to_be_visible(timeout=WAIT)
+    pick.click()
+    phone.locator("#table .pending.mine button.confirm").click()
+    on_phone = phone.locator("#table .pending.mine .played")
+    expect(on_phone).to_have_count(1, timeout=WAIT)
+    expect(desk.locator("#table .pending.theirs .card.back")).to_be_visible(timeout=WAIT)
+    phone.screenshot(path=str(SCREENSHOTS / "cards_played_phone.png"), full_page=True)
+    phone.locator("#table .take-back").click()
+    expect(on_phone).to_have_count(0, timeout=WAIT)
+    assert two.state()["submitted"] == []
     # another card, confirmed by tapping it again
     second = desk.locator("#table .mine .hand button.card-button").last
     other = second.get_attribute("data-card")

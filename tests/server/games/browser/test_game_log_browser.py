@@ -93,3 +93,12 @@ def test_the_replay_steps_by_decision_with_its_log(server: LiveServer, browser: 
     )
     page.screenshot(path=str(SCREENSHOTS / "replay_log_desktop.png"), full_page=True)
     page.context.close()
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(f"{server.url}/games/{created['id']}/replay")
+    expect(phone.locator("#step")).to_have_text(
+        f"decision {len(decisions)} of {len(decisions)}", timeout=WAIT
+    )
+    expect(phone.locator("#log .log-entry")).to_have_count(len(replay["logs"]["spectator"]))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=str(SCREENSHOTS / "replay_log_phone.png"), full_page=True)
+    phone.context.close()

@@ -575,10 +575,15 @@
         el("b", { text: seatWords(ctx, p) }),
         el("span", { text: ` · ${t("points_short", { n: points })}` }),
         el("span", { class: "dice" }, dice.map((d) => dieNode(d))),
-        el("small", { text: ` ${t("in_hand")} ${t("hand_counts", { r: hand[0] ?? 0, f: hand[1] ?? 0, b: hand[2] ?? 0 })}` }),
+        el("small", { text: ` ${t("in_hand")} ${["runners_count", "fighters_count", "blockers_count"].map((key, i) => t(key, { n: hand[i] ?? 0 })).join(", ")}` }),
         roundNote(view, p) ? el("small", { class: "round-note", text: ` · ${roundNote(view, p)}` }) : null));
     });
     side.append(players);
+    if (view.team_points) {
+      // B16.3: Seat 1 and Seat 3 play Seat 2 and Seat 4, pooling their points
+      const [a, b, c, d] = [0, 2, 1, 3].map((p) => seatWords(ctx, p));
+      side.append(el("p", { class: "teams", text: t("teams", { a, b, c, d, x: view.team_points[0], y: view.team_points[1] }) }));
+    }
     const events = recentEvents(ctx);
     if (events) side.append(events);
     if (offBoard.length) side.append(el("p", { text: t("areas_to_place", { areas: offBoard.map(([n, a]) => t("area_of", { area: n, n: a.player + 1 })).join(", ") }) }));
