@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 from koth.core.game import Game
 from koth.core.log import LogBook
 from koth.core.state import GameState
+from koth.server.games.friends_schemas import FriendsInfo
 from koth.server.games.notes import Notes
 from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.store import StoredGame
@@ -35,6 +36,10 @@ class LiveGame:
     hints: set[tuple[int, int]] = field(default_factory=set)
     #: every reader's log, kept as moves are applied (replaced, never changed, once kept)
     book: LogBook | None = None
+    #: the seats with a live connection, on any process (kept by the presence service)
+    online: frozenset[int] = frozenset()
+    #: the rest of the people's facts (ratings, score, rematch); None: to be read again
+    friends: FriendsInfo | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -77,6 +82,11 @@ class LiveHub(Generic[K]):
             listeners.remove(subscriber)
             if not listeners:
                 del self._games[game_id]
+
+    def audiences(self, game_id: str) -> set[K]:
+        """The audiences of ``game_id`` with at least one listener."""
+        listeners = self._games.get(game_id)
+        return listeners.audiences() if listeners is not None else set()
 
     def count(self, game_id: str, wanted: Callable[[K], bool] | None = None) -> int:
         """How many listen to ``game_id`` (those of the audiences ``wanted`` picks)."""

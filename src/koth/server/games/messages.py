@@ -20,6 +20,7 @@ import segno
 from koth.core.game import Game
 from koth.core.state import GameState
 from koth.i18n import DEFAULT
+from koth.server.games.friends_schemas import FriendsInfo
 from koth.server.games.live import LiveGame
 from koth.server.games.log import log_entries
 from koth.server.games.notes import note_entries
@@ -110,6 +111,7 @@ def state_message(live: LiveGame, seat: int | None, lang: str = DEFAULT) -> Stat
         log=log_entries(live.book.entries(seat), lang) if live.book is not None else [],
         my_submission=live.pending.get(seat) if seat is not None else None,
         reveal=({str(s): state.view(s) for s in range(game.num_players)} if outcome else None),
+        friends=(live.friends or FriendsInfo()).model_copy(update={"online": sorted(live.online)}),
     )
 
 

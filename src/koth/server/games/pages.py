@@ -90,7 +90,9 @@ async def create_from_form(
         info = game_info(form.get("game", ""))
         params = _params_from_form(info, form)
         seats = _seats_from_form(form)
-        response = await games.create(info.name, params, seats, base, creator_seated=True)
+        response = await games.create(
+            info.name, params, seats, base, creator_seated=True, rated="rated" in form
+        )
     except KothError as exc:
         lang = await get_language(request)
         error = api_error_from(exc, lang)

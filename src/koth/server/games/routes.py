@@ -136,7 +136,7 @@ async def create_game(
         if body.seats is not None
         else None
     )
-    return await games.create(body.game, body.params, seats, base)
+    return await games.create(body.game, body.params, seats, base, rated=body.rated)
 
 
 @router.post(

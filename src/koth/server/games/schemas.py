@@ -12,6 +12,7 @@ from pydantic.json_schema import SkipJsonSchema
 from koth.games.board.events import BoardEvent
 from koth.games.cards.events import CardsEvent
 from koth.server.bodies import RequestBody
+from koth.server.games.friends_schemas import FriendsInfo
 
 #: every code a log entry may carry (the schema's enum)
 LOG_CODES: list[str] = sorted({*(e.value for e in CardsEvent), *(e.value for e in BoardEvent)})
@@ -60,6 +61,9 @@ class CreateGameRequest(RequestBody):
     )
     seats: list[SeatConfig] | None = Field(
         None, description="one entry per seat (default: every seat human)"
+    )
+    rated: bool = Field(
+        False, description="the result changes the persons' ratings (every seat a person)"
     )
 
 
@@ -270,6 +274,10 @@ class StateMessage(BaseModel):
     reveal: dict[str, dict[str, Any]] | None = Field(
         default=None,
         description="once the game is over: every seat's final view (hidden cards shown)",
+    )
+    friends: FriendsInfo = Field(
+        default_factory=FriendsInfo,
+        description="the people at the table: presence, ratings, the score, a rematch",
     )
 
 

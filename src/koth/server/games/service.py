@@ -14,7 +14,7 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
@@ -172,6 +172,10 @@ class GameService:
         self._background: set[asyncio.Task[None]] = set()
         #: called with a game id after every change (the computer worker listens)
         self.on_change: list[Callable[[str], None]] = []
+        #: called with a game id when a live connection to it comes or goes (presence)
+        self.on_listen: list[Callable[[str], None]] = []
+        #: fill a game's people's facts (``LiveGame.friends``) before a message is built
+        self.decorators: list[Callable[[LiveGame], Awaitable[None]]] = []
 
     async def _db(self, fn: Callable[PS, T], *args: PS.args, **kwargs: PS.kwargs) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
@@ -185,6 +189,7 @@ class GameService:
         base_url: str,
         *,
         creator_seated: bool = False,
+        rated: bool = False,
     ) -> CreatedGameResponse:
         """A new game; the response holds each human seat's secret join link (once).
         ``creator_seated``: the first human seat is the creator's, taken at once (the
@@ -197,6 +202,10 @@ class GameService:
             raise InvalidParamsError(
                 f"{game_name} with these parameters seats {game.num_players} players, "
                 f"but {len(requests)} seats were given"
+            )
+        if rated and any(r.kind is SeatKind.COMPUTER for r in requests):
+            raise InvalidParamsError(
+                "a rated game is played between persons: no seat may be a computer"
             )
         tokens: dict[int, str] = {}
         stored_seats = []
@@ -243,6 +252,7 @@ class GameService:
             initial_moves=initial_moves,
             computer_due=owes_computer(stored_seats, state),
             outcome=_outcome_json(state),
+            rated=rated,
         )
         start = game.new_initial_state()
         book = LogBook(start)
@@ -345,13 +355,40 @@ class GameService:
             )
         subscriber = self.hub.subscribe(game_id, sink, (seat, lang))
         try:
-            return subscriber, await self.message(game_id, token, lang)
+            first = await self.message(game_id, token, lang)
         except BaseException:
             self.hub.unsubscribe(game_id, subscriber)
             raise
+        self._listened(game_id)
+        return subscriber, first
 
     def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
         self.hub.unsubscribe(game_id, subscriber)
+        self._listened(game_id)
+
+    def _listened(self, game_id: str) -> None:
+        for listener in self.on_listen:
+            listener(game_id)
+
+    def cached(self, game_id: str) -> LiveGame | None:
+        """The game if it is held in memory now."""
+        return self._live.get(game_id)
+
+    def refresh_tables(
+        self, live: LiveGame, *, reread: bool = True, announce: bool = False
+    ) -> None:
+        """The game's people's facts changed: send every listener the new picture
+        (``reread``: read them again first; ``announce``: in every process too)."""
+        if reread:
+            live.friends = None
+        if announce:
+            self._announce(live.stored.id, live.version)
+        self._fan_out(live)
+
+    async def decorate(self, live: LiveGame) -> None:
+        """Fill the people's facts of ``live`` where they are to be read again."""
+        for decorator in self.decorators:
+            await decorator(live)
 
     async def table(self, game_id: str) -> TableInfo:
         """Which game ``game_id`` is and how many seats it has (for its pages)."""
@@ -486,6 +523,8 @@ class GameService:
         if seat is None:
             raise ForbiddenError("tying a seat to a player needs that seat's token")
         await self._db(self.repository.tie_player, game_id, seat, security.hash_token(key))
+        live.friends = None  # its person's rating shows from now on
+        self._fan_out(live)
 
     async def my_games(self, key: str | None, base_url: str) -> list[MyGame]:
         """The games of the device of player ``key``: running first, those where it is
@@ -516,6 +555,7 @@ class GameService:
             stored = await self._db(self.repository.get_game, live.stored.id)
             if stored is not None:
                 live.stored = replace(live.stored, seats=stored.seats, status=stored.status)
+            live.friends = None
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
 
@@ -523,6 +563,7 @@ class GameService:
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         await self.claim(live, seat)
+        await self.decorate(live)
         return state_message(live, seat, lang)
 
     # --------------------------------------------------------------- actions
@@ -541,7 +582,9 @@ class GameService:
             raise ForbiddenError("spectators cannot act: a seat token is required")
         await self.claim(live, seat)
         await self.submit(game_id, seat, action, expected_version)
-        return state_message(await self.live(game_id), seat, lang)
+        live = await self.live(game_id)
+        await self.decorate(live)
+        return state_message(live, seat, lang)
 
     async def submit(
         self, game_id: str, seat: int, action: str | int, expected_version: int | None
@@ -728,6 +771,7 @@ class GameService:
 
     # ------------------------------------------------------------- listeners
     async def _publish(self, live: LiveGame) -> None:
+        await self.decorate(live)
         await self.hub.publish(
             live.stored.id,
             lambda audience: state_message(live, *audience).model_dump_json(),
@@ -757,6 +801,7 @@ class GameService:
         if game_id not in self._live and self.hub.count(game_id) == 0:
             return
         live = await self.reload(game_id)
+        live.friends = None  # a rematch or a rating may have changed without a move
         await self._publish(live)
         self._changed(game_id)
 

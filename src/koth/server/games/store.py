@@ -70,6 +70,15 @@ class GameRow(Base):
     decisions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: koth.core.outcome.Outcome as JSON once the game is over (why it ended, who won)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the finished game this one is a rematch of (one rematch per game)
+    rematch_of: Mapped[str | None] = mapped_column(
+        String(32), nullable=True, unique=True, index=True
+    )
+    #: chosen at creation: the result changes its persons' ratings
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: a rated game once over: "applied" (ratings changed, once) or "skipped" (not
+    #: between identified persons)
+    rating_state: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):
@@ -157,6 +166,8 @@ class StoredGame:
     decisions: int = 0
     #: the outcome as JSON once the game is over
     outcome: dict[str, Any] | None = None
+    #: the result changes its persons' ratings
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +209,7 @@ class Repository:
         initial_moves: Sequence[dict[str, Any]],
         computer_due: bool = False,
         outcome: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> StoredGame:
         created = _now()
         with self._sessions.begin() as session:
@@ -214,6 +226,7 @@ class Repository:
                     updated=created,
                     decisions=count_decisions(initial_moves),
                     outcome=outcome,
+                    rated=rated,
                 )
             )
             session.flush()  # the game row first: seats and moves reference it
@@ -649,6 +662,7 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         version=row.version,
         decisions=row.decisions,
         outcome=dict(row.outcome) if row.outcome is not None else None,
+        rated=row.rated,
         seats=tuple(
             StoredSeat(
                 seat=s.seat,
