@@ -16,6 +16,7 @@ from tests.server.games.friends_helpers import (
     tie,
     two_friends,
 )
+from tests.server.test_processes import eventually
 
 
 def friends(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
@@ -105,8 +106,13 @@ def test_a_rated_game_changes_both_ratings_once(client: TestClient) -> None:
         anna["current"][0]["rating"],
         boris["current"][0]["rating"],
     ]
+    # the lobby shows them next to the names
+    listed = client.get("/api/games", params={"status": "finished"}).json()
+    [entry] = [g for g in listed if g["id"] == game_id]
+    assert [s["rating"] for s in entry["seats"]] == info["ratings"]
     # a second rated game moves the ratings on from there, again once
     second, more = two_friends(client, rated=True)
+    assert f"Anna · {info['ratings'][0]}" in client.get("/").text  # a running game's seat
     finish(client, second, more, winner=1)
     friends(client, second)
     assert len(ratings(client, "Anna")["history"]) == 2
@@ -180,3 +186,43 @@ def test_an_expired_recovery_code_is_refused_and_moves_nothing(client: TestClien
     assert [g["id"] for g in mine] == [game_id]
     no_key = client.post("/api/me/recovery")
     assert no_key.status_code == 403
+
+
+def test_a_rematch_seat_is_kept_for_its_person(client: TestClient) -> None:
+    game_id, tokens = two_friends(client)
+    finish(client, game_id, tokens, winner=1)
+    offer = rematch(client, game_id, tokens[1])  # Boris offers: his seat is 1 there
+    assert offer["seat"] == 0
+    stranger = client.post(f"/api/games/{offer['game_id']}/seats/1/take", json={"name": "Eve"})
+    assert stranger.status_code == 409 and stranger.json()["error"]["code"] == "seat_taken"
+    anna = rematch(client, game_id, tokens[0])
+    assert anna["seat"] == 1 and anna["accepted"]
+
+
+def test_a_rematch_against_the_computer_starts_at_once(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "Anna"}, {"kind": "computer", "agent": "random"}]
+    created = client.post("/api/games", json={"game": "toy_duel", "seats": seats}).json()
+    token = created["seats"][0]["token"]
+    act(client, created["id"], token, "stake 1")
+    act(client, created["id"], token, "fold")
+    # the computer chooses in the worker: the game ends once it has
+    assert eventually(lambda: client.get(f"/api/games/{created['id']}").json()["outcome"])
+    offer = rematch(client, created["id"], token)
+    assert offer["accepted"] and offer["seat"] == 1
+    seats_after = client.get(f"/api/games/{offer['game_id']}").json()["seats"]
+    assert [s["kind"] for s in seats_after] == ["computer", "human"]
+
+
+def test_the_lobby_form_creates_a_rated_game_between_persons_only(client: TestClient) -> None:
+    form = {"game": "toy_duel", "seat.0.kind": "human", "seat.1.kind": "human", "rated": "on"}
+    created = client.post("/lobby/create", data=form, follow_redirects=False)
+    assert created.status_code == 303, created.text
+    game_id = created.headers["location"].split("#")[0].split("/")[2]
+    assert friends(client, game_id)["rated"]
+    friendly = {k: v for k, v in form.items() if k != "rated"}  # the box left unticked
+    unrated = client.post("/lobby/create", data=friendly, follow_redirects=False)
+    assert unrated.status_code == 303
+    assert not friends(client, unrated.headers["location"].split("#")[0].split("/")[2])["rated"]
+    form["seat.1.kind"] = "computer"
+    refused = client.post("/lobby/create", data=form, follow_redirects=False)
+    assert refused.status_code == 422 and "computer" in refused.text

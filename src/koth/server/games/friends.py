@@ -35,7 +35,7 @@ from koth.server.games.friends_schemas import (
 )
 from koth.server.games.friends_store import ChainGame, FriendsRepository, Rating
 from koth.server.games.live import LiveGame
-from koth.server.games.schemas import PLAYER_KEY_PATTERN, SeatKind
+from koth.server.games.schemas import PLAYER_KEY_PATTERN, GameSummary, SeatKind
 from koth.server.games.service import GameService, SeatRequest
 
 T = TypeVar("T")
@@ -144,6 +144,25 @@ class FriendsService:
                 (taken if new.claimed else waiting).append(seat)
         return RematchInfo(game_id=rematch_id, offered_by=taken[0] if taken else 0, waiting=waiting)
 
+    async def with_ratings(self, games: list[GameSummary]) -> list[GameSummary]:
+        """The lobby's games with each person's rating in that kind of game."""
+        found = await self._db(self.repository.seat_ratings, [g.id for g in games])
+        if not found:
+            return games
+        return [
+            game.model_copy(
+                update={
+                    "seats": [
+                        seat.model_copy(
+                            update={"rating": _shown(found.get((game.id, seat.seat, game.game)))}
+                        )
+                        for seat in game.seats
+                    ]
+                }
+            )
+            for game in games
+        ]
+
     # --------------------------------------------------------------- rematch
     async def rematch(self, game_id: str, token: str | None, base: str) -> RematchResponse:
         """Offer the rematch of the finished ``game_id`` (same options and persons, each
@@ -160,10 +179,8 @@ class FriendsService:
             rematch_id = await self._offer(live, base)
         n = len(live.stored.seats)
         name = live.stored.seats[seat].name
-        link = await self.games.take_seat(rematch_id, (seat + 1) % n, base, name)
         player = (await self._db(self.repository.player_hashes, game_id))[seat]
-        if player is not None:
-            await self._db(self.games.repository.tie_player, rematch_id, link.seat, player)
+        link = await self.games.take_seat(rematch_id, (seat + 1) % n, base, name, player)
         self.games.refresh_tables(live, announce=True)
         new = await self.games.live(rematch_id)
         self.games.refresh_tables(new, announce=True)
@@ -187,6 +204,13 @@ class FriendsService:
             live.game.name, live.stored.params, requests, base, rated=live.stored.rated
         )
         if await self._db(self.repository.mark_rematch, created.id, live.stored.id):
+            # each seat is kept for its person: nobody else takes it from the lobby
+            players = await self._db(self.repository.player_hashes, live.stored.id)
+            for old, player in enumerate(players):
+                if player is not None:
+                    await self._db(
+                        self.games.repository.tie_player, created.id, (old + 1) % n, player
+                    )
             return created.id
         # another offer of the same game won: this one goes, that one is taken
         await self._db(self.repository.drop_game, created.id)
@@ -256,6 +280,10 @@ _RECOVERY_REFUSALS: dict[str, str] = {
     ),
     "used": N_("this recovery code has been used already: show a new one on the other device"),
 }
+
+
+def _shown(rating: Rating | None) -> int | None:
+    return None if rating is None else round(ratings.shown(rating))
 
 
 def _player_hash(key: str | None) -> str:

@@ -255,6 +255,21 @@ class FriendsRepository:
             )
         return state
 
+    def seat_ratings(self, game_ids: Sequence[str]) -> dict[tuple[str, int, str], Rating]:
+        """The current rating of each tied seat of the games ``game_ids`` in each kind
+        its person has one in, by (game, seat, kind): one query for a whole list."""
+        if not game_ids:
+            return {}
+        with self._sessions() as session:
+            rows = session.execute(
+                select(SeatRow.game_id, SeatRow.seat, RatingRow)
+                .join(RatingRow, RatingRow.player_hash == SeatRow.player_hash)
+                .where(SeatRow.game_id.in_(list(game_ids)))
+            ).all()
+            return {
+                (game_id, seat, r.kind): Rating(r.mu, r.sigma, r.games) for game_id, seat, r in rows
+            }
+
     def history(self, player_hash: str, limit: int = 200) -> list[HistoryEntry]:
         """The rated games of ``player_hash``, the newest first."""
         with self._sessions() as session:

@@ -15,6 +15,7 @@ from koth.i18n import COOKIE, N_, Translator, pick_language
 from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
+    FriendsDep,
     GamesDep,
     RateLimitsDep,
     SettingsDep,
@@ -52,9 +53,14 @@ async def lobby_page(
     templates: TemplatesDep,
     base: BaseUrlDep,
     settings: SettingsDep,
+    friends: FriendsDep,
 ) -> HTMLResponse:
-    listed = await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
-    finished = (await games.list_games([GameStatus.FINISHED], base))[:20]
+    listed = await friends.with_ratings(
+        await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
+    )
+    finished = await friends.with_ratings(
+        (await games.list_games([GameStatus.FINISHED], base))[:20]
+    )
     lang = await get_language(request)
     catalog = offered_games()
     return templates.TemplateResponse(

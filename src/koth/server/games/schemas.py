@@ -156,6 +156,9 @@ class SeatSummary(BaseModel):
     budget: int | None = None
     claimed: bool
     name: str | None = Field(default=None, description="the name its person chose, if any")
+    rating: int | None = Field(
+        default=None, description="in the lobby: its person's rating in this kind of game"
+    )
 
 
 class GameSummary(BaseModel):

@@ -471,11 +471,16 @@ class GameService:
         self._fan_out(live)
 
     async def take_seat(
-        self, game_id: str, seat: int, base_url: str, name: str | None = None
+        self,
+        game_id: str,
+        seat: int,
+        base_url: str,
+        name: str | None = None,
+        person: str | None = None,
     ) -> SeatLink:
         """Hand the open human ``seat`` to whoever asks first: a new secret token (the
         creator's link of that seat stops working), given out once; ``name``: shown for
-        the seat."""
+        the seat; ``person``: the player key hash a seat kept for a person needs."""
         shown = player_name(name) if name is not None else None
         live = await self.live(game_id)
         seats = live.stored.seats
@@ -489,10 +494,12 @@ class GameService:
             raise SeatTakenError(f"seat {seat} of game {game_id} is not open")
         token = security.new_token()
         status = await self._db(
-            self.repository.take_seat, game_id, seat, security.hash_token(token), shown
+            self.repository.take_seat, game_id, seat, security.hash_token(token), shown, person
         )
         if status is None:
-            raise SeatTakenError(f"seat {seat} of game {game_id} was taken just now")
+            raise SeatTakenError(
+                f"seat {seat} of game {game_id} was taken just now, or is kept for its person"
+            )
         await self._seats_changed(live)
         return SeatLink(
             seat=seat,

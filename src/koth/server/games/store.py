@@ -31,12 +31,14 @@ from sqlalchemy import (
     delete,
     false,
     func,
+    or_,
     select,
     update,
 )
 from sqlalchemy.engine import Connection, CursorResult, Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 
 from koth.server.database import Base
 from koth.server.errors import AlreadySubmittedError, NotFoundError, StaleVersionError
@@ -325,11 +327,21 @@ class Repository:
             return self._status_after_claim(session, game_id)
 
     def take_seat(
-        self, game_id: str, seat: int, token_hash: str, name: str | None = None
+        self,
+        game_id: str,
+        seat: int,
+        token_hash: str,
+        name: str | None = None,
+        person: str | None = None,
     ) -> GameStatus | None:
         """Give the open human ``seat`` a new token (its hash) and mark it claimed, in
-        one compare-and-set: of two takers exactly one matches. Returns the game's
-        status afterwards, or None when the seat was not open."""
+        one compare-and-set: of two takers exactly one matches. A seat already tied to
+        a player key (a rematch's seat kept for its person) is taken only with that key's
+        hash, ``person``. Returns the game's status afterwards, or None when the seat
+        was not open."""
+        kept: ColumnElement[bool] = SeatRow.player_hash.is_(None)
+        if person is not None:
+            kept = or_(kept, SeatRow.player_hash == person)
         with self._sessions.begin() as session:
             result = session.execute(
                 update(SeatRow)
@@ -338,6 +350,7 @@ class Repository:
                     SeatRow.seat == seat,
                     SeatRow.kind == SeatKind.HUMAN,
                     SeatRow.claimed.is_(False),
+                    kept,
                 )
                 .values(claimed=True, token_hash=token_hash, name=name)
             )
