@@ -28,12 +28,15 @@ from koth.server import deps, operations
 from koth.server.broker import make_broker
 from koth.server.database import SqliteOwner, make_engine, migrate
 from koth.server.errors import ApiError, ErrorCode, api_error_from
-from koth.server.games import learn_routes
+from koth.server.games import friends_routes, learn_routes
 from koth.server.games import pages as game_pages
 from koth.server.games import routes as game_routes
 from koth.server.games.analysis import AnalysisService, analysis_agent
 from koth.server.games.catalog import action_kinds
+from koth.server.games.friends import FriendsService
+from koth.server.games.friends_store import FriendsRepository
 from koth.server.games.hints import HintService
+from koth.server.games.presence import PresenceService
 from koth.server.games.service import GameService
 from koth.server.games.store import Repository
 from koth.server.games.timekeeping import TimeKeeper
@@ -102,6 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_pack_bytes=settings.quiz_pack_bytes,
         )
         app.state.games = games
+        app.state.friends = FriendsService(games, FriendsRepository(engine))
+        presence = PresenceService(games)
         app.state.worker = worker
         app.state.timekeeper = timekeeper = TimeKeeper(games, settings.clock_check_seconds)
         app.state.analyses = analyses
@@ -110,13 +115,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.series = SeriesService(quiz)
         broker = make_broker(settings.database_url(), settings.broker)
         games.broker = quiz.broker = broker
-        await broker.start(functools.partial(_on_notice, games, quiz))
+        await broker.start(functools.partial(_on_notice, games, quiz, presence))
         await _expire_once(games, settings.abandon_days)  # before any game is served
         await worker.resume_all()
         sweeper = asyncio.create_task(_sweep(games, quiz, settings.idle_seconds))
         expiry = asyncio.create_task(_expire(games, settings.abandon_days))
         watcher = asyncio.create_task(worker.watch(settings.takeover_seconds))
         clock_watch = asyncio.create_task(timekeeper.watch())
+        beats = asyncio.create_task(presence.run())
         try:
             yield
         finally:
@@ -124,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             expiry.cancel()
             watcher.cancel()
             clock_watch.cancel()
+            beats.cancel()
             await broker.close()
             await quiz.close()
             await analyses.stop()
@@ -154,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AccessLog)
     _install_error_handlers(app)
     app.include_router(game_routes.router)
+    app.include_router(friends_routes.router)
     app.include_router(game_pages.router)
     app.include_router(learn_routes.api)
     app.include_router(learn_routes.pages)
@@ -179,10 +187,15 @@ HTTP_FALLBACK = N_("the request was refused (HTTP {status})")
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 
 
-async def _on_notice(games: GameService, quiz: QuizService, notice: str) -> None:
-    """A change committed by some process (this one too): ``<kind> <id> <n> <origin>``."""
+async def _on_notice(
+    games: GameService, quiz: QuizService, presence: PresenceService, notice: str
+) -> None:
+    """A change committed by some process (this one too): ``<kind> <id> <n> <origin>``
+    (a presence notice's ``n``: the seats connected there, as a bit mask)."""
     kind, key, number, origin = notice.split(" ")
-    if kind == "game":
+    if kind == "presence":
+        await presence.on_notice(key, int(number), origin)
+    elif kind == "game":
         await games.on_notice(key, int(number), origin)
     elif kind == "quiz":
         await quiz.on_notice(key, int(number), origin)

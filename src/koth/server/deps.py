@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 
 from koth.i18n import COOKIE, pick_language, translations
 from koth.server.games.analysis import AnalysisService
+from koth.server.games.friends import FriendsService
 from koth.server.games.hints import HintService
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
@@ -70,6 +71,11 @@ def limited(action: Action) -> Any:
 
 async def get_games(connection: HTTPConnection) -> GameService:
     service: GameService = connection.app.state.games
+    return service
+
+
+async def get_friends(connection: HTTPConnection) -> FriendsService:
+    service: FriendsService = connection.app.state.friends
     return service
 
 
@@ -193,6 +199,7 @@ async def get_host_event(
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TemplatesDep = Annotated[Jinja2Templates, Depends(get_templates)]
 GamesDep = Annotated[GameService, Depends(get_games)]
+FriendsDep = Annotated[FriendsService, Depends(get_friends)]
 AnalysesDep = Annotated[AnalysisService, Depends(get_analyses)]
 HintsDep = Annotated[HintService, Depends(get_hints)]
 QuizDep = Annotated[QuizService, Depends(get_quiz)]

@@ -12,6 +12,7 @@ from koth.core.game import Game
 from koth.core.log import LogBook
 from koth.core.state import GameState
 from koth.server.games.clocks import acting_seats
+from koth.server.games.friends_schemas import FriendsInfo
 from koth.server.games.notes import Notes
 from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.store import StoredGame, StoredSeat
@@ -33,6 +34,10 @@ class LiveGame:
     notes: Notes = ()
     #: every reader's log, kept as moves are applied (replaced, never changed, once kept)
     book: LogBook | None = None
+    #: the seats with a live connection, on any process (kept by the presence service)
+    online: frozenset[int] = frozenset()
+    #: the rest of the people's facts (ratings, score, rematch); None: to be read again
+    friends: FriendsInfo | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -100,6 +105,11 @@ class LiveHub(Generic[K]):
         if game_id not in self._games:
             return {}  # nobody listens: nothing is sent, nothing kept
         return self._log_sent.setdefault(game_id, {})
+
+    def audiences(self, game_id: str) -> set[K]:
+        """The audiences of ``game_id`` with at least one listener."""
+        listeners = self._games.get(game_id)
+        return listeners.audiences() if listeners is not None else set()
 
     def count(self, game_id: str, wanted: Callable[[K], bool] | None = None) -> int:
         """How many listen to ``game_id`` (those of the audiences ``wanted`` picks)."""

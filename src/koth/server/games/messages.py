@@ -22,6 +22,7 @@ from koth.core.game import Game
 from koth.core.state import GameState
 from koth.i18n import DEFAULT
 from koth.server.games import clocks
+from koth.server.games.friends_schemas import FriendsInfo
 from koth.server.games.live import LiveGame
 from koth.server.games.log import log_entries
 from koth.server.games.notes import note_entries
@@ -121,6 +122,7 @@ def state_message(
         reveal=({str(s): state.view(s) for s in range(game.num_players)} if outcome_json else None),
         clock=clocks.clock_info(live.stored.clock, live.stored.seats, running, time.time()),
         ending=clocks.ending_of(live.stored.outcome, live.stored.seats, lang),
+        friends=(live.friends or FriendsInfo()).model_copy(update={"online": sorted(live.online)}),
     )
 
 

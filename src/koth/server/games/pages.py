@@ -15,6 +15,7 @@ from koth.i18n import COOKIE, N_, Translator, pick_language
 from koth.server.deps import (
     BaseUrlDep,
     ClientDep,
+    FriendsDep,
     GamesDep,
     RateLimitsDep,
     SettingsDep,
@@ -53,9 +54,14 @@ async def lobby_page(
     templates: TemplatesDep,
     base: BaseUrlDep,
     settings: SettingsDep,
+    friends: FriendsDep,
 ) -> HTMLResponse:
-    listed = await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
-    finished = (await games.list_games([GameStatus.FINISHED], base))[:20]
+    listed = await friends.with_ratings(
+        await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
+    )
+    finished = await friends.with_ratings(
+        (await games.list_games([GameStatus.FINISHED], base))[:20]
+    )
     lang = await get_language(request)
     catalog = offered_games()
     return templates.TemplateResponse(
@@ -93,7 +99,7 @@ async def create_from_form(
         seats = _seats_from_form(form)
         clock = clock_from_form(form)
         response = await games.create(
-            info.name, params, seats, base, creator_seated=True, clock=clock
+            info.name, params, seats, base, creator_seated=True, clock=clock, rated="rated" in form
         )
     except KothError as exc:
         lang = await get_language(request)

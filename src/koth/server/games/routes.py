@@ -20,6 +20,7 @@ from koth.server.deps import (
     AnalysesDep,
     BaseUrlDep,
     ClientDep,
+    FriendsDep,
     GamesDep,
     HintsDep,
     LanguageDep,
@@ -110,6 +111,7 @@ async def table(game: str, body: ParamsCheckRequest) -> TableInfo:
 )
 async def list_games(
     games: GamesDep,
+    friends: FriendsDep,
     base: BaseUrlDep,
     status_filter: Annotated[
         list[GameStatus] | None,
@@ -117,7 +119,7 @@ async def list_games(
     ] = None,
 ) -> list[GameSummary]:
     statuses = status_filter or [GameStatus.OPEN, GameStatus.RUNNING]
-    return await games.list_games(statuses, base)
+    return await friends.with_ratings(await games.list_games(statuses, base))
 
 
 @router.post(
@@ -136,7 +138,9 @@ async def create_game(
         if body.seats is not None
         else None
     )
-    return await games.create(body.game, body.params, seats, base, clock=body.clock)
+    return await games.create(
+        body.game, body.params, seats, base, clock=body.clock, rated=body.rated
+    )
 
 
 @router.post(

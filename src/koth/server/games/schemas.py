@@ -14,6 +14,7 @@ from koth.games.board.notes import DiceForfeited, TurnSkipped
 from koth.games.cards.events import CardsEvent
 from koth.server.bodies import RequestBody
 from koth.server.games.clock_schemas import ClockInfo, ClockOptions, Ending
+from koth.server.games.friends_schemas import FriendsInfo
 
 #: every code a log entry may carry (the schema's enum)
 LOG_CODES: list[str] = sorted({*(e.value for e in CardsEvent), *(e.value for e in BoardEvent)})
@@ -67,6 +68,9 @@ class CreateGameRequest(RequestBody):
     )
     clock: ClockOptions | None = Field(
         default=None, description="the time control (default: none, a friendly game)"
+    )
+    rated: bool = Field(
+        False, description="the result changes the persons' ratings (every seat a person)"
     )
 
 
@@ -159,6 +163,9 @@ class SeatSummary(BaseModel):
     budget: int | None = None
     claimed: bool
     name: str | None = Field(default=None, description="the name its person chose, if any")
+    rating: int | None = Field(
+        default=None, description="in the lobby: its person's rating in this kind of game"
+    )
 
 
 class GameSummary(BaseModel):
@@ -297,6 +304,10 @@ class StateMessage(BaseModel):
     )
     ending: Ending | None = Field(
         default=None, description="the game ended by a resignation or a clock run out"
+    )
+    friends: FriendsInfo = Field(
+        default_factory=FriendsInfo,
+        description="the people at the table: presence, ratings, the score, a rematch",
     )
 
 

@@ -15,7 +15,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Callable, Collection, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
@@ -163,6 +163,10 @@ class GameService:
         self._background: set[asyncio.Task[None]] = set()
         #: called with a game id after every change (the computer worker listens)
         self.on_change: list[Callable[[str], None]] = []
+        #: called with a game id when a live connection to it comes or goes (presence)
+        self.on_listen: list[Callable[[str], None]] = []
+        #: fill a game's people's facts (``LiveGame.friends``) before a message is built
+        self.decorators: list[Callable[[LiveGame], Awaitable[None]]] = []
 
     async def _db(self, fn: Callable[PS, T], *args: PS.args, **kwargs: PS.kwargs) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
@@ -177,6 +181,7 @@ class GameService:
         *,
         creator_seated: bool = False,
         clock: ClockOptions | None = None,
+        rated: bool = False,
     ) -> CreatedGameResponse:
         """A new game; the response holds each human seat's secret join link (once).
         ``creator_seated``: the first human seat is the creator's, taken at once (the
@@ -189,6 +194,10 @@ class GameService:
             raise InvalidParamsError(
                 f"{game_name} with these parameters seats {game.num_players} players, "
                 f"but {len(requests)} seats were given"
+            )
+        if rated and any(r.kind is SeatKind.COMPUTER for r in requests):
+            raise InvalidParamsError(
+                "a rated game is played between persons: no seat may be a computer"
             )
         tokens: dict[int, str] = {}
         stored_seats = []
@@ -241,6 +250,7 @@ class GameService:
             computer_due=owes_computer(stored_seats, state),
             outcome=_outcome_json(state),
             clock=clocks.new_clock(clock, game.num_players),
+            rated=rated,
         )
         start = game.new_initial_state()
         book = LogBook(start)
@@ -350,10 +360,36 @@ class GameService:
             self.hub.unsubscribe(game_id, subscriber)
             raise
         self.hub.first_sent(game_id, (seat, lang), len(first.log))
+        self._listened(game_id)
         return subscriber, first
 
     def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
         self.hub.unsubscribe(game_id, subscriber)
+        self._listened(game_id)
+
+    def _listened(self, game_id: str) -> None:
+        for listener in self.on_listen:
+            listener(game_id)
+
+    def cached(self, game_id: str) -> LiveGame | None:
+        """The game if it is held in memory now."""
+        return self._live.get(game_id)
+
+    def refresh_tables(
+        self, live: LiveGame, *, reread: bool = True, announce: bool = False
+    ) -> None:
+        """The game's people's facts changed: send every listener the new picture
+        (``reread``: read them again first; ``announce``: in every process too)."""
+        if reread:
+            live.friends = None
+        if announce:
+            self._announce(live.stored.id, live.version)
+        self._fan_out(live)
+
+    async def decorate(self, live: LiveGame) -> None:
+        """Fill the people's facts of ``live`` where they are to be read again."""
+        for decorator in self.decorators:
+            await decorator(live)
 
     async def table(self, game_id: str) -> TableInfo:
         """Which game ``game_id`` is and how many seats it has (for its pages)."""
@@ -437,11 +473,16 @@ class GameService:
         self._fan_out(live)
 
     async def take_seat(
-        self, game_id: str, seat: int, base_url: str, name: str | None = None
+        self,
+        game_id: str,
+        seat: int,
+        base_url: str,
+        name: str | None = None,
+        person: str | None = None,
     ) -> SeatLink:
         """Hand the open human ``seat`` to whoever asks first: a new secret token (the
         creator's link of that seat stops working), given out once; ``name``: shown for
-        the seat."""
+        the seat; ``person``: the player key hash a seat kept for a person needs."""
         shown = player_name(name) if name is not None else None
         live = await self.live(game_id)
         seats = live.stored.seats
@@ -455,10 +496,12 @@ class GameService:
             raise SeatTakenError(f"seat {seat} of game {game_id} is not open")
         token = security.new_token()
         status = await self._db(
-            self.repository.take_seat, game_id, seat, security.hash_token(token), shown
+            self.repository.take_seat, game_id, seat, security.hash_token(token), shown, person
         )
         if status is None:
-            raise SeatTakenError(f"seat {seat} of game {game_id} was taken just now")
+            raise SeatTakenError(
+                f"seat {seat} of game {game_id} was taken just now, or is kept for its person"
+            )
         await self._seats_changed(live)
         return SeatLink(
             seat=seat,
@@ -489,6 +532,8 @@ class GameService:
         if seat is None:
             raise ForbiddenError("tying a seat to a player needs that seat's token")
         await self._db(self.repository.tie_player, game_id, seat, security.hash_token(key))
+        live.friends = None  # its person's rating shows from now on
+        self._fan_out(live)
 
     async def my_games(self, key: str | None, base_url: str) -> list[MyGame]:
         """The games of the device of player ``key``: running first, those where it is
@@ -519,6 +564,7 @@ class GameService:
             stored = await self._db(self.repository.get_game, live.stored.id)
             if stored is not None:
                 live.stored = replace(live.stored, seats=stored.seats, status=stored.status)
+            live.friends = None
         await timekeeping.start(self, live)
         self._announce(live.stored.id, live.version)
         self._fan_out(live)
@@ -527,6 +573,7 @@ class GameService:
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         await self.claim(live, seat)
+        await self.decorate(live)
         return state_message(live, seat, lang)
 
     # --------------------------------------------------------------- actions
@@ -546,7 +593,9 @@ class GameService:
         await self.claim(live, seat)
         await timekeeping.come_back(self, live, seat)  # a person who moves is back
         await self.submit(game_id, seat, action, expected_version)
-        return state_message(await self.live(game_id), seat, lang)
+        live = await self.live(game_id)
+        await self.decorate(live)
+        return state_message(live, seat, lang)
 
     async def resign(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
         """The token's seat resigns (``koth.server.games.clocks`` says what that means);
@@ -783,6 +832,7 @@ class GameService:
         """Send every listener its audience's message, with only the log entries that
         audience was not sent before (each connection's first message had the whole log;
         a client that finds a gap asks for the whole picture)."""
+        await self.decorate(live)
         sent = self.hub.log_sent(live.stored.id)
 
         def message_for(audience: Audience) -> str:
@@ -816,6 +866,7 @@ class GameService:
         if game_id not in self._live and self.hub.count(game_id) == 0:
             return
         live = await self.reload(game_id)
+        live.friends = None  # a rematch or a rating may have changed without a move
         await self._publish(live)
         self._changed(game_id)
 

@@ -31,12 +31,14 @@ from sqlalchemy import (
     delete,
     false,
     func,
+    or_,
     select,
     update,
 )
 from sqlalchemy.engine import Connection, CursorResult, Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 
 from koth.core.errors import GameOverError
 from koth.server.database import Base
@@ -78,6 +80,15 @@ class GameRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    #: the finished game this one is a rematch of (one rematch per game)
+    rematch_of: Mapped[str | None] = mapped_column(
+        String(32), nullable=True, unique=True, index=True
+    )
+    #: chosen at creation: the result changes its persons' ratings
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: a rated game once over: "applied" (ratings changed, once) or "skipped" (not
+    #: between identified persons)
+    rating_state: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):
@@ -180,6 +191,8 @@ class StoredGame:
     #: the clock (koth.server.games.clocks) and when its first running seat runs out
     clock: dict[str, Any] | None = None
     deadline: datetime | None = None
+    #: the result changes its persons' ratings
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +235,7 @@ class Repository:
         computer_due: bool = False,
         outcome: dict[str, Any] | None = None,
         clock: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> StoredGame:
         created = _now()
         with self._sessions.begin() as session:
@@ -239,6 +253,7 @@ class Repository:
                     decisions=count_decisions(initial_moves),
                     outcome=outcome,
                     clock=clock,
+                    rated=rated,
                 )
             )
             session.flush()  # the game row first: seats and moves reference it
@@ -337,11 +352,21 @@ class Repository:
             return self._status_after_claim(session, game_id)
 
     def take_seat(
-        self, game_id: str, seat: int, token_hash: str, name: str | None = None
+        self,
+        game_id: str,
+        seat: int,
+        token_hash: str,
+        name: str | None = None,
+        person: str | None = None,
     ) -> GameStatus | None:
         """Give the open human ``seat`` a new token (its hash) and mark it claimed, in
-        one compare-and-set: of two takers exactly one matches. Returns the game's
-        status afterwards, or None when the seat was not open."""
+        one compare-and-set: of two takers exactly one matches. A seat already tied to
+        a player key (a rematch's seat kept for its person) is taken only with that key's
+        hash, ``person``. Returns the game's status afterwards, or None when the seat
+        was not open."""
+        kept: ColumnElement[bool] = SeatRow.player_hash.is_(None)
+        if person is not None:
+            kept = or_(kept, SeatRow.player_hash == person)
         with self._sessions.begin() as session:
             result = session.execute(
                 update(SeatRow)
@@ -350,6 +375,7 @@ class Repository:
                     SeatRow.seat == seat,
                     SeatRow.kind == SeatKind.HUMAN,
                     SeatRow.claimed.is_(False),
+                    kept,
                 )
                 .values(claimed=True, token_hash=token_hash, name=name)
             )
@@ -718,6 +744,7 @@ def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         outcome=dict(row.outcome) if row.outcome is not None else None,
         clock=dict(row.clock) if row.clock is not None else None,
         deadline=_utc(row.deadline),
+        rated=row.rated,
         seats=tuple(
             StoredSeat(
                 seat=s.seat,

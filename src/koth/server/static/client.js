@@ -3,6 +3,9 @@
 "use strict";
 const KOTH = (window.KOTH = window.KOTH || {});
 KOTH.renderers = KOTH.renderers || {};
+// called with (msg, table) after each picture of a live table is drawn (presence,
+// turn alerts, the rematch: static/games/*.js)
+KOTH.tableHooks = KOTH.tableHooks || [];
 
 KOTH.el = DOM.el;
 // one colour per seat, the same on the board, in swatches and in the analysis chart
@@ -356,6 +359,7 @@ class Table {
     const missing = msg.legal.filter((entry) => !offered.has(String(entry.id)));
     if (missing.length) KOTH.groupedActions(actions, missing, (entry) => this.act(entry), KOTH.t("other_moves"));
     actions.classList.toggle("hidden", !actions.childElementCount);
+    for (const hook of KOTH.tableHooks) hook(msg, this);
   }
 }
 
