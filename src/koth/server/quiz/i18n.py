@@ -341,10 +341,6 @@ PLURALS: Final = {
     "pack_questions": N_plural("{n} question", "{n} questions"),
     "pack_backups": N_plural("{n} backup question", "{n} backup questions"),
     "pack_lightning": N_plural("{n} lightning question", "{n} lightning questions"),
-    "offline_queued": N_plural(
-        "No connection to the server: reconnecting… {n} command waits and will be sent.",
-        "No connection to the server: reconnecting… {n} commands wait and will be sent in order.",
-    ),
     "mark_rest_wrong": N_plural(
         "Mark the other {n} answer wrong", "Mark the other {n} answers wrong"
     ),
