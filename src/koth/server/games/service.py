@@ -339,26 +339,29 @@ class GameService:
         self, game_id: str, sink: Sink, token: str | None, lang: str = DEFAULT
     ) -> tuple[Subscriber, StateMessage]:
         """Listen to ``game_id`` as the seat of ``token``, reading ``lang``; returns the
-        listener and the first message (subscribed before it is built, so no update
-        falls in between)."""
-        live = await self.live(game_id)
-        seat = self.seat_of(live, token)
-        # spectators and each seat have caps of their own: no crowd of spectators can
-        # keep a player from their own table
-        if seat is None and self.hub.count(game_id, _spectating) >= self.max_listeners:
-            raise TooManyConnectionsError(
-                f"this game already has {self.max_listeners} spectators connected"
-            )
-        if seat is not None and self.hub.count(game_id, _seat_is(seat)) >= SOCKETS_PER_SEAT:
-            raise TooManyConnectionsError(
-                f"seat {seat} already has {SOCKETS_PER_SEAT} live connections"
-            )
+        listener and the first message (built as it subscribes, so no update falls in
+        between)."""
+        while True:
+            live = await self.live(game_id)
+            seat = self.seat_of(live, token)
+            # spectators and each seat have caps of their own: no crowd of spectators can
+            # keep a player from their own table
+            if seat is None and self.hub.count(game_id, _spectating) >= self.max_listeners:
+                raise TooManyConnectionsError(
+                    f"this game already has {self.max_listeners} spectators connected"
+                )
+            if seat is not None and self.hub.count(game_id, _seat_is(seat)) >= SOCKETS_PER_SEAT:
+                raise TooManyConnectionsError(
+                    f"seat {seat} already has {SOCKETS_PER_SEAT} live connections"
+                )
+            await self.claim(live, seat)
+            await self.decorate(live)
+            if self._live.get(game_id) is live:
+                break  # not replaced while the facts were read
+        # subscribed, first message built and its log counted with no pause in between:
+        # every later update reaches this listener and starts where its first message ended
         subscriber = self.hub.subscribe(game_id, sink, (seat, lang))
-        try:
-            first = await self.message(game_id, token, lang)
-        except BaseException:
-            self.hub.unsubscribe(game_id, subscriber)
-            raise
+        first = state_message(live, seat, lang)
         self.hub.first_sent(game_id, (seat, lang), len(first.log))
         self._listened(game_id)
         return subscriber, first
