@@ -118,7 +118,7 @@ def test_a_card_game_over_https_and_wss(site: str, browser: Any) -> None:
     page = context.new_page()
     page.set_default_timeout(30_000)
     seats = [{"kind": "human"}, {"kind": "computer", "agent": "random"}]
-    with httpx.Client(base_url=site, verify=False) as client:
+    with httpx.Client(base_url=site, verify=False, timeout=60) as client:
         created = client.post("/api/games", json={"game": "cards", "seats": seats}).json()
         assert client.get("/readyz").json()["status"] == "ok"
     page.goto(created["seats"][0]["join_url"])
@@ -131,7 +131,7 @@ def test_a_card_game_over_https_and_wss(site: str, browser: Any) -> None:
 
 def test_a_quiz_question_over_https_and_wss(site: str, browser: Any) -> None:
     context = browser.new_context(ignore_https_errors=True, viewport={"width": 390, "height": 844})
-    with httpx.Client(base_url=site, verify=False) as client:
+    with httpx.Client(base_url=site, verify=False, timeout=60) as client:
         event = client.post("/api/quiz/events", json={"teams": ["Owls"], "questions": 3}).json()
         host = {"Authorization": f"Bearer {event['host_token']}"}
         base = f"/api/quiz/events/{event['id']}"
