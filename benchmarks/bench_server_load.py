@@ -178,12 +178,14 @@ def main() -> None:
         schema = f"koth_load_{uuid.uuid4().hex[:10]}"
         with psycopg.connect(plain, autocommit=True) as connection:
             connection.execute(f'CREATE SCHEMA "{schema}"')
-        process, url = start(f"{args.database}?options=-csearch_path%3D{schema}", workers)
-        try:
+        process = None
+        try:  # the schema goes whatever fails, a start that never got ready too
+            process, url = start(f"{args.database}?options=-csearch_path%3D{schema}", workers)
             run = asyncio.run(measure(url, args.games, args.spectators, args.seconds, process.pid))
         finally:
-            process.terminate()
-            process.wait(30)
+            if process is not None:
+                process.terminate()
+                process.wait(30)
             with psycopg.connect(plain, autocommit=True) as connection:
                 connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
         delays = [
