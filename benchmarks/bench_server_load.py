@@ -3,8 +3,11 @@
 WebSockets spread over them.
 
 Prints, per number of workers: moves/s, the move POST's latency (p50/p99, answered once
-committed) and the time from a POST's answer to a spectator receiving that version
-(p50/p99; a spectator may be served by another process than the player).
+committed), the time from a POST's answer to a spectator receiving that version
+(p50/p99; a spectator may be served by another process than the player) and the
+server's CPU time per move (every server process together; on a machine shared with
+other work this is the figure that the other work changes least). The clock starts once
+every spectator is connected.
 
 Usage: python benchmarks/bench_server_load.py [--games 20] [--spectators 200]
        [--seconds 20] [--workers 1 2] [--database postgresql+psycopg://...]
@@ -15,11 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
 import time
 import uuid
+from pathlib import Path
 
 import httpx
 import psycopg
@@ -44,6 +49,9 @@ class Run:
         self.seen: dict[tuple[str, int], list[float]] = {}
         self.moves = 0
         self.stop = False
+        self.connected = 0
+        #: the server's CPU time per move (ms)
+        self.cpu_ms = float("nan")
 
 
 async def drive(client: httpx.AsyncClient, run: Run, rng: random.Random) -> None:
@@ -81,6 +89,8 @@ async def drive(client: httpx.AsyncClient, run: Run, rng: random.Random) -> None
 async def spectate(url: str, game: str, run: Run) -> None:
     async with websockets.connect(f"{url}/api/games/{game}/ws", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": None}))
+        json.loads(await ws.recv())  # the first state: connected
+        run.connected += 1
         while not run.stop:
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
@@ -91,7 +101,32 @@ async def spectate(url: str, game: str, run: Run) -> None:
                 run.seen.setdefault((game, frame["version"]), []).append(time.perf_counter())
 
 
-async def measure(url: str, games: int, spectators: int, seconds: float) -> Run:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) of process ``pid`` and every process below it."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    family, grown = {pid}, True
+    while grown:
+        more = {child for child, parent in parents.items() if parent in family} - family
+        grown = bool(more)
+        family |= more
+    ticks = 0
+    for member in family:
+        try:
+            fields = (Path("/proc") / str(member) / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(url: str, games: int, spectators: int, seconds: float, pid: int) -> Run:
     run = Run()
     limits = httpx.Limits(max_connections=games * 2)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
@@ -103,11 +138,16 @@ async def measure(url: str, games: int, spectators: int, seconds: float) -> Run:
             asyncio.create_task(spectate(ws_url, listed[i % len(listed)]["id"], run))
             for i in range(spectators)
         ]
+        while run.connected < spectators:
+            if all(w.done() for w in watchers):
+                raise SystemExit(f"only {run.connected} of {spectators} spectators connected")
+            await asyncio.sleep(0.1)
         run.post_ms.clear()
         run.moves = 0
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds(pid)
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - started
+        run.cpu_ms = (cpu_seconds(pid) - cpu) * 1000 / max(run.moves, 1)
         run.stop = True
         await asyncio.gather(*drivers, *watchers, return_exceptions=True)
     run.moves = int(run.moves / elapsed * 1000) / 1000  # per second, kept in moves
@@ -120,7 +160,8 @@ def start(database: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
         "KOTH_SOCKETS_PER_GAME": "100000",
         **{f"KOTH_RATE_{k}": "100000000/minute" for k in ("CREATE", "ACT", "LOOKUP")},
     }
-    return start_koth(database, env, ["--workers", str(workers)])
+    # a generous wait: workers starting on a busy machine take their time
+    return start_koth(database, env, ["--workers", str(workers)], timeout=240)
 
 
 def main() -> None:
@@ -137,12 +178,14 @@ def main() -> None:
         schema = f"koth_load_{uuid.uuid4().hex[:10]}"
         with psycopg.connect(plain, autocommit=True) as connection:
             connection.execute(f'CREATE SCHEMA "{schema}"')
-        process, url = start(f"{args.database}?options=-csearch_path%3D{schema}", workers)
-        try:
-            run = asyncio.run(measure(url, args.games, args.spectators, args.seconds))
+        process = None
+        try:  # the schema goes whatever fails, a start that never got ready too
+            process, url = start(f"{args.database}?options=-csearch_path%3D{schema}", workers)
+            run = asyncio.run(measure(url, args.games, args.spectators, args.seconds, process.pid))
         finally:
-            process.terminate()
-            process.wait(30)
+            if process is not None:
+                process.terminate()
+                process.wait(30)
             with psycopg.connect(plain, autocommit=True) as connection:
                 connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
         delays = [
@@ -155,7 +198,8 @@ def main() -> None:
             f"workers {workers}: {run.moves:.1f} moves/s; POST p50 "
             f"{statistics.median(run.post_ms):.1f} ms, p99 {percentile(run.post_ms, 99):.1f} ms; "
             f"move to spectator p50 {percentile(delays, 50):.1f} ms, p99 "
-            f"{percentile(delays, 99):.1f} ms ({len(delays)} deliveries)"
+            f"{percentile(delays, 99):.1f} ms ({len(delays)} deliveries); server CPU "
+            f"{run.cpu_ms:.2f} ms a move"
         )
 
 

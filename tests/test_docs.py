@@ -23,11 +23,13 @@ GUIDES = [
 
 
 def _apt_packages() -> list[str]:
-    """The Debian packages of the Makefile's ``system-deps`` target."""
+    """The Debian packages of the Makefile's ``system-deps`` target (each added to the
+    install list when its command is missing: ``pkgs="$$pkgs chromium ..."``)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = makefile.split("\nsystem-deps:", 1)[1].split("\n\n", 1)[0]
-    install = target.split("apt-get install", 1)[1].split(";", 1)[0]
-    return [w for w in install.replace("\\", " ").split() if not w.startswith("-")]
+    assert "apt-get install" in target
+    found = re.findall(r'pkgs="\$\$pkgs ([^"]+)"', target)
+    return [w for words in found for w in words.split()]
 
 
 def test_the_readme_names_every_system_package_make_test_installs() -> None:

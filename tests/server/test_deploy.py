@@ -33,7 +33,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 
 def wait_for(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
+    # a generous ceiling: two workers starting on a busy machine take their time
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{url}: exited\n{log.read_text()[-3000:]}")
@@ -54,7 +55,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with postgres_schema("koth_deploy") as database:
         env = {
             **os.environ,
-            "PYTHONPATH": str(REPO),
+            "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)]),
             "KOTH_COMPUTER_DELAY": "0",
             "PROMETHEUS_MULTIPROC_DIR": str(folder),
             **{f"KOTH_{k.upper()}": str(v) for k, v in GENEROUS_LIMITS.items()},
@@ -63,30 +64,30 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         args = ["--port", str(app_port), "--database", database, "--workers", "2"]
         args += ["--forwarded-allow-ips", "127.0.0.1"]
         app_log = folder / "koth.log"
-        with app_log.open("wb") as out:
-            processes.append(subprocess.Popen(command + args, env=env, stdout=out, stderr=out))
-        wait_for(f"http://127.0.0.1:{app_port}/readyz", processes[-1], app_log)
+        try:  # whatever fails, no process started here outlives the test
+            with app_log.open("wb") as out:
+                processes.append(subprocess.Popen(command + args, env=env, stdout=out, stderr=out))
+            wait_for(f"http://127.0.0.1:{app_port}/readyz", processes[-1], app_log)
 
-        caddyfile = folder / "Caddyfile"
-        caddyfile.write_text(
-            "{\n\tadmin off\n\tskip_install_trust\n"
-            f"\thttp_port {http_port}\n\thttps_port {https_port}\n}}\n"
-            f"https://localhost:{https_port} {{\n\ttls internal\n"
-            f"\treverse_proxy 127.0.0.1:{app_port}\n}}\n"
-        )
-        caddy_env = {**os.environ, "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder)}
-        caddy_log = folder / "caddy.log"
-        with caddy_log.open("wb") as out:
-            processes.append(
-                subprocess.Popen(
-                    [str(CADDY), "run", "--config", str(caddyfile), "--adapter", "caddyfile"],
-                    env=caddy_env,
-                    stdout=out,
-                    stderr=out,
-                )
+            caddyfile = folder / "Caddyfile"
+            caddyfile.write_text(
+                "{\n\tadmin off\n\tskip_install_trust\n"
+                f"\thttp_port {http_port}\n\thttps_port {https_port}\n}}\n"
+                f"https://localhost:{https_port} {{\n\ttls internal\n"
+                f"\treverse_proxy 127.0.0.1:{app_port}\n}}\n"
             )
-        url = f"https://localhost:{https_port}"
-        try:
+            caddy_env = {**os.environ, "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder)}
+            caddy_log = folder / "caddy.log"
+            with caddy_log.open("wb") as out:
+                processes.append(
+                    subprocess.Popen(
+                        [str(CADDY), "run", "--config", str(caddyfile), "--adapter", "caddyfile"],
+                        env=caddy_env,
+                        stdout=out,
+                        stderr=out,
+                    )
+                )
+            url = f"https://localhost:{https_port}"
             wait_for(f"{url}/healthz", processes[-1], caddy_log)
             yield url
         finally:
@@ -117,7 +118,7 @@ def test_a_card_game_over_https_and_wss(site: str, browser: Any) -> None:
     page = context.new_page()
     page.set_default_timeout(30_000)
     seats = [{"kind": "human"}, {"kind": "computer", "agent": "random"}]
-    with httpx.Client(base_url=site, verify=False) as client:
+    with httpx.Client(base_url=site, verify=False, timeout=60) as client:
         created = client.post("/api/games", json={"game": "cards", "seats": seats}).json()
         assert client.get("/readyz").json()["status"] == "ok"
     page.goto(created["seats"][0]["join_url"])
@@ -130,7 +131,7 @@ def test_a_card_game_over_https_and_wss(site: str, browser: Any) -> None:
 
 def test_a_quiz_question_over_https_and_wss(site: str, browser: Any) -> None:
     context = browser.new_context(ignore_https_errors=True, viewport={"width": 390, "height": 844})
-    with httpx.Client(base_url=site, verify=False) as client:
+    with httpx.Client(base_url=site, verify=False, timeout=60) as client:
         event = client.post("/api/quiz/events", json={"teams": ["Owls"], "questions": 3}).json()
         host = {"Authorization": f"Bearer {event['host_token']}"}
         base = f"/api/quiz/events/{event['id']}"

@@ -106,6 +106,27 @@ def test_a_frame_larger_than_the_protocol_needs_is_refused_unread(tmp_path: Path
         server.stop()
 
 
+def test_messages_go_uncompressed_however_a_client_offers(tmp_path: Path) -> None:
+    """A move's message is built once per audience; compressing it would be paid once per
+    connection (a game's hundred spectators, a hundred times)."""
+    server = LiveServer(f"sqlite:///{tmp_path / 'plain.sqlite3'}").start()
+    try:
+        game = create_game_over_http(server.url)
+
+        async def negotiated() -> tuple[str | None, str]:
+            url = f"ws://127.0.0.1:{server.port}/api/games/{game}/ws"
+            async with websockets.connect(url, compression="deflate") as ws:  # offered
+                await ws.send('{"type": "hello", "token": null}')
+                first = await asyncio.wait_for(ws.recv(), 30)
+                assert ws.response is not None
+                return ws.response.headers.get("Sec-WebSocket-Extensions"), str(first)
+
+        extensions, first = asyncio.run(negotiated())
+        assert extensions is None and '"type":"state"' in first.replace(" ", "")
+    finally:
+        server.stop()
+
+
 def create_game_over_http(base: str) -> str:
     import httpx
 

@@ -120,7 +120,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await worker.resume_all()
         sweeper = asyncio.create_task(_sweep(games, quiz, settings.idle_seconds))
         expiry = asyncio.create_task(_expire(games, settings.abandon_days))
-        watcher = asyncio.create_task(worker.watch(settings.takeover_seconds))
+        # looking twice per takeover time: a claim freed just after one look is seen
+        # well within it, however long the look itself takes on a busy machine
+        watcher = asyncio.create_task(worker.watch(settings.takeover_seconds / 2))
         clock_watch = asyncio.create_task(timekeeper.watch())
         beats = asyncio.create_task(presence.run())
         try:

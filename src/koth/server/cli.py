@@ -98,7 +98,18 @@ def serve_command(
         proxy_headers=forwarded_allow_ips is not None,
         # a client frame is at most a hello: a larger one is refused unread
         ws_max_size=MAX_MESSAGE_BYTES,
+        # no compression: a move's message is built once per audience, but compressing
+        # it is paid per connection (a game's hundred spectators cost a hundred)
+        ws_per_message_deflate=False,
+        # the supervisor replaces a worker that does not answer its ping in time: a
+        # worker still starting on a busy machine is slow, not hung (a dead one is seen
+        # at once either way)
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
     )
+
+
+#: how long ``--workers``' supervisor waits for a worker's answer before replacing it
+WORKER_HEALTHCHECK_S = 60
 
 
 def log_config() -> dict[str, Any]:

@@ -8,6 +8,7 @@ thread, two thread hops per request that cost more than answering a quiz answer.
 from __future__ import annotations
 
 import contextvars
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
@@ -117,6 +118,38 @@ async def get_seat_token(
     return credentials.credentials if credentials is not None else None
 
 
+@dataclass(frozen=True, slots=True)
+class SeatCall:
+    """What a play route needs of its request: the games, the seat token (None: a
+    spectator) and the reader's language."""
+
+    games: GameService
+    token: str | None
+    lang: str
+
+
+def seat_call(action: Action) -> Any:
+    """The one dependency of the routes a move takes (reading the game, acting): it
+    counts the request against the client's ``action`` limit, then gives the games,
+    the seat token and the language. FastAPI resolves dependencies anew on every
+    request, at a cost per dependency: one here instead of four."""
+
+    async def gather(
+        connection: HTTPConnection,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_seat_bearer)],
+    ) -> SeatCall:
+        state = connection.app.state
+        limits: RateLimits = state.rate_limits
+        await limits.hit(action, client_address(connection))
+        lang = pick_language(
+            connection.cookies.get(COOKIE), connection.headers.get("accept-language")
+        )
+        token = credentials.credentials if credentials is not None else None
+        return SeatCall(state.games, token, lang)
+
+    return Depends(gather)
+
+
 _player_bearer = HTTPBearer(
     auto_error=False,
     scheme_name="PlayerKey",
@@ -214,3 +247,5 @@ IdempotencyKeyDep = Annotated[str | None, Depends(get_idempotency_key)]
 RateLimitsDep = Annotated[RateLimits, Depends(get_rate_limits)]
 SocketsDep = Annotated[SocketBudget, Depends(get_sockets)]
 LanguageDep = Annotated[str, Depends(get_language)]
+LookupSeatDep = Annotated[SeatCall, seat_call(Action.LOOKUP)]
+ActSeatDep = Annotated[SeatCall, seat_call(Action.ACT)]

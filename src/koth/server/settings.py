@@ -107,8 +107,8 @@ class Settings(BaseSettings):
     takeover_seconds: float = Field(
         default=5.0,
         gt=0,
-        description="how often a process looks for computer moves that a dead process had "
-        "claimed (so another process makes them)",
+        description="how soon another process claims the computer moves that a dead process "
+        "had claimed (every process looks twice in this time)",
     )
     clock_check_seconds: float = Field(
         default=1.0,

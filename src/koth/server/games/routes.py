@@ -17,6 +17,7 @@ from koth.core.errors import (
 )
 from koth.core.record import GameRecord
 from koth.server.deps import (
+    ActSeatDep,
     AnalysesDep,
     BaseUrlDep,
     ClientDep,
@@ -24,6 +25,7 @@ from koth.server.deps import (
     GamesDep,
     HintsDep,
     LanguageDep,
+    LookupSeatDep,
     PlayerKeyDep,
     RateLimitsDep,
     SeatTokenDep,
@@ -176,20 +178,16 @@ async def qr_code(body: QrRequest) -> QrResponse:
 @router.get(
     "/games/{game_id}",
     tags=["play"],
-    dependencies=LOOKUP,
     summary="The game as this seat (or a spectator, without a token) may see it now",
     responses=error_responses(*GAME_ERRORS),
 )
-async def get_game(
-    game_id: str, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
-) -> StateMessage:
-    return await games.message(game_id, token, lang)
+async def get_game(game_id: str, call: LookupSeatDep) -> StateMessage:
+    return await call.games.message(game_id, call.token, call.lang)
 
 
 @router.post(
     "/games/{game_id}/actions",
     tags=["play"],
-    dependencies=[limited(Action.ACT)],
     summary="Act for the seat of the token; answered once the action is stored",
     responses=error_responses(
         *GAME_ERRORS,
@@ -201,10 +199,8 @@ async def get_game(
         AlreadySubmittedError,
     ),
 )
-async def post_action(
-    game_id: str, body: ActionRequest, games: GamesDep, token: SeatTokenDep, lang: LanguageDep
-) -> StateMessage:
-    return await games.act(game_id, token, body.chosen, body.version, lang)
+async def post_action(game_id: str, body: ActionRequest, call: ActSeatDep) -> StateMessage:
+    return await call.games.act(game_id, call.token, body.chosen, body.version, call.lang)
 
 
 @router.put(
