@@ -218,14 +218,17 @@ def test_a_watched_game_stays_in_memory(tmp_path: Path) -> None:
 
 
 def test_idle_games_and_events_leave_memory(tmp_path: Path) -> None:
-    # idle for a second: long enough that a busy machine (the whole suite on two cores)
-    # does not sweep the game between its creation and the first check
-    with client_with(tmp_path, idle_seconds=1.0) as client:
+    # idle for three seconds: long enough that a busy machine (the whole suite on two
+    # cores) does not sweep the game between its creation and the first check
+    with client_with(tmp_path, idle_seconds=3.0) as client:
         game = create_game(client)
         client.post("/api/quiz/events", json={})
         games, quiz = client.app.state.games, client.app.state.quiz  # type: ignore[attr-defined]
         assert games.in_memory() == 1
-        time.sleep(2.0)  # the app sweeps every idle_seconds / 4
+        # the app sweeps every idle_seconds / 4: wait for it, with a generous ceiling
+        deadline = time.monotonic() + 120
+        while (games.in_memory() or quiz.in_memory()) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert games.in_memory() == 0 and quiz.in_memory() == 0
         assert client.get(f"/api/games/{game.id}").status_code == 200
         assert games.in_memory() == 1
