@@ -39,6 +39,12 @@ class LiveCache(Generic[V]):
         self._entries.move_to_end(key)
         return entry[0]
 
+    def peek(self, key: str) -> V | None:
+        """The entry without counting it as used (a look by the server itself, such as
+        the takeover watch, must not keep an idle game in memory), or None."""
+        entry = self._entries.get(key)
+        return None if entry is None else entry[0]
+
     def put(self, key: str, value: V) -> list[tuple[str, V]]:
         """Keep ``value``; returns the entries that left to make room."""
         self._entries[key] = (value, self.clock())

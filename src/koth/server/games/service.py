@@ -375,8 +375,8 @@ class GameService:
             listener(game_id)
 
     def cached(self, game_id: str) -> LiveGame | None:
-        """The game if it is held in memory now."""
-        return self._live.get(game_id)
+        """The game if it is held in memory now (this look does not count as a use)."""
+        return self._live.peek(game_id)
 
     def refresh_tables(
         self, live: LiveGame, *, reread: bool = True, announce: bool = False

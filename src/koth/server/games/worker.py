@@ -123,7 +123,9 @@ class ComputerWorker:
     async def _drive(self, game_id: str) -> None:
         try:
             while not self._stopping:
-                live = await self.service.live(game_id)
+                # a held game is looked at without counting as used: the watch kicks every
+                # held game, and an idle one must still leave memory
+                live = self.service.cached(game_id) or await self.service.live(game_id)
                 due = self._due(live)
                 if not due:
                     if live.state.is_terminal():
