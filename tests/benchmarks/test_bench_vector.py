@@ -22,5 +22,8 @@ def test_the_vector_benchmark_prints_every_row_and_writes_json(tmp_path: Path) -
     apis = [row["api"] for row in rows]
     assert apis[:3] == ["pyspiel (OpenSpiel)", "GameState", "CardsBatch(8), 1 worker"]
     assert "CardsVectorEnv(8)" in apis and "CardsParallelBatch(8)" in apis
+    board = [row for row in rows if row["engine"] == "koth board"]
+    assert [row["api"] for row in board][:2] == ["GameState", "BoardBatch(8), 1 worker"]
+    assert board[1]["memory_per_1000"] > 0
     assert all(row["steps"] > 0 for row in rows)
     assert rows[2]["memory_per_1000"] > 0
