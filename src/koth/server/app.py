@@ -103,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.games = games
         app.state.friends = FriendsService(games, FriendsRepository(engine))
-        presence = PresenceService(games)
+        presence = app.state.presence = PresenceService(games)
         app.state.worker = worker
         app.state.analyses = analyses
         app.state.hints = HintService(games, worker, settings.max_agent_seconds)
