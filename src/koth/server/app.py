@@ -106,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.games = games
         app.state.friends = FriendsService(games, FriendsRepository(engine))
-        presence = PresenceService(games)
+        presence = app.state.presence = PresenceService(games)
         app.state.worker = worker
         app.state.timekeeper = timekeeper = TimeKeeper(games, settings.clock_check_seconds)
         app.state.analyses = analyses

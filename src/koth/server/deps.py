@@ -20,6 +20,7 @@ from koth.i18n import COOKIE, pick_language, translations
 from koth.server.games.analysis import AnalysisService
 from koth.server.games.friends import FriendsService
 from koth.server.games.hints import HintService
+from koth.server.games.presence import PresenceService
 from koth.server.games.service import GameService
 from koth.server.quiz.live import LiveEvent
 from koth.server.quiz.season.service import SeriesService
@@ -77,6 +78,11 @@ async def get_games(connection: HTTPConnection) -> GameService:
 
 async def get_friends(connection: HTTPConnection) -> FriendsService:
     service: FriendsService = connection.app.state.friends
+    return service
+
+
+async def get_presence(connection: HTTPConnection) -> PresenceService:
+    service: PresenceService = connection.app.state.presence
     return service
 
 
@@ -232,6 +238,7 @@ async def get_host_event(
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TemplatesDep = Annotated[Jinja2Templates, Depends(get_templates)]
 GamesDep = Annotated[GameService, Depends(get_games)]
+PresenceDep = Annotated[PresenceService, Depends(get_presence)]
 FriendsDep = Annotated[FriendsService, Depends(get_friends)]
 AnalysesDep = Annotated[AnalysisService, Depends(get_analyses)]
 HintsDep = Annotated[HintService, Depends(get_hints)]

@@ -226,3 +226,19 @@ def test_the_lobby_form_creates_a_rated_game_between_persons_only(client: TestCl
     form["seat.1.kind"] = "computer"
     refused = client.post("/lobby/create", data=form, follow_redirects=False)
     assert refused.status_code == 422 and "computer" in refused.text
+
+
+def test_the_lobby_marks_the_persons_at_their_table(client: TestClient) -> None:
+    game_id, tokens = two_friends(client)
+
+    def seats() -> list[Any]:
+        listed = client.get("/api/games").json()
+        return [s["online"] for g in listed if g["id"] == game_id for s in g["seats"]]
+
+    assert seats() == [False, False]
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as anna:
+        anna.send_json({"type": "hello", "token": tokens[0]})
+        anna.receive_json()
+        assert seats() == [True, False]
+        assert 'class="online-dot"' in client.get("/").text
+    assert eventually(lambda: seats() == [False, False])  # once the server saw it close

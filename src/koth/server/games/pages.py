@@ -17,6 +17,7 @@ from koth.server.deps import (
     ClientDep,
     FriendsDep,
     GamesDep,
+    PresenceDep,
     RateLimitsDep,
     SettingsDep,
     TemplatesDep,
@@ -55,9 +56,12 @@ async def lobby_page(
     base: BaseUrlDep,
     settings: SettingsDep,
     friends: FriendsDep,
+    presence: PresenceDep,
 ) -> HTMLResponse:
-    listed = await friends.with_ratings(
-        await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
+    listed = presence.mark(
+        await friends.with_ratings(
+            await games.list_games([GameStatus.OPEN, GameStatus.RUNNING], base)
+        )
     )
     finished = await friends.with_ratings(
         (await games.list_games([GameStatus.FINISHED], base))[:20]

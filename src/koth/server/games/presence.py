@@ -17,6 +17,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from koth.server.games.live import LiveGame
+from koth.server.games.schemas import GameSummary, SeatKind
 from koth.server.games.service import GameService
 
 #: how often a process repeats the masks of the games connected to it
@@ -56,6 +57,22 @@ class PresenceService:
             if seen >= fresh:
                 mask |= other
         return seats_of(mask)
+
+    def mark(self, games: list[GameSummary]) -> list[GameSummary]:
+        """The lobby's games with each person's seat marked online or not."""
+        return [
+            game.model_copy(
+                update={
+                    "seats": [
+                        seat.model_copy(update={"online": seat.seat in online})
+                        if seat.kind is SeatKind.HUMAN
+                        else seat
+                        for seat in game.seats
+                    ]
+                }
+            )
+            for game, online in ((g, self.online(g.id)) for g in games)
+        ]
 
     async def _decorate(self, live: LiveGame) -> None:
         live.online = self.online(live.stored.id)

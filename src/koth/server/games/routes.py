@@ -27,6 +27,7 @@ from koth.server.deps import (
     LanguageDep,
     LookupSeatDep,
     PlayerKeyDep,
+    PresenceDep,
     RateLimitsDep,
     SeatTokenDep,
     SocketsDep,
@@ -114,6 +115,7 @@ async def table(game: str, body: ParamsCheckRequest) -> TableInfo:
 async def list_games(
     games: GamesDep,
     friends: FriendsDep,
+    presence: PresenceDep,
     base: BaseUrlDep,
     status_filter: Annotated[
         list[GameStatus] | None,
@@ -121,7 +123,7 @@ async def list_games(
     ] = None,
 ) -> list[GameSummary]:
     statuses = status_filter or [GameStatus.OPEN, GameStatus.RUNNING]
-    return await friends.with_ratings(await games.list_games(statuses, base))
+    return presence.mark(await friends.with_ratings(await games.list_games(statuses, base)))
 
 
 @router.post(

@@ -166,6 +166,9 @@ class SeatSummary(BaseModel):
     rating: int | None = Field(
         default=None, description="in the lobby: its person's rating in this kind of game"
     )
+    online: bool | None = Field(
+        default=None, description="in the lobby: its person has the table open now"
+    )
 
 
 class GameSummary(BaseModel):
