@@ -223,6 +223,10 @@ EN: Final = {
     "computer_for_time": N_("The computer is playing for {seat} (out of time)."),
     "computer_for_resigned": N_("The computer is playing for {seat} (resigned)."),
     "im_back": N_("I'm back"),
+    "computer_for_you": N_(
+        'The computer is playing for you (out of time): press "I\'m back" to play again.'
+    ),
+    "computer_for_you_resigned": N_("You resigned: the computer plays your seat on."),
     "resign": N_("Resign"),
     "resign_confirm": N_("Resign this game? It cannot be taken back."),
     "resign_yes": N_("Yes, resign"),

@@ -296,6 +296,9 @@ class Table {
       else result = KOTH.t("won_by", { who: winners.map((w) => KOTH.seatName(msg, w)).join(", ") });
       return KOTH.t("game_over", { you, how: msg.ending ? msg.ending.text : KOTH.texts[`end_${msg.outcome.termination}`] || msg.outcome.termination.replaceAll("_", " "), result });
     }
+    // the computer plays for this seat: that, and how to take it back, before whose turn it is
+    const standIn = msg.seat !== null && msg.clock ? msg.clock.seats[msg.seat] : null;
+    if (standIn && standIn.computer) return `${you} ${KOTH.t(standIn.resigned ? "computer_for_you_resigned" : "computer_for_you")}`;
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
       // never "waiting for ... (you)": the seat's own choice is said apart

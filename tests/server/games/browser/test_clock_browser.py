@@ -65,6 +65,12 @@ def test_a_clock_runs_out_the_computer_plays_then_the_person_is_back_and_resigns
     )
     assert page.locator("button.im-back").is_visible()
     page.wait_for_function(f"() => {MSG}.clock.seats[0].computer")
+    # the status says so too (not "Your choice" while the computer chooses for the seat)
+    status = page.locator("#status").inner_text()
+    assert status == (
+        "You are Anna (Seat 1). The computer is playing for you (out of time): "
+        'press "I\'m back" to play again.'
+    ), status
     page.screenshot(path=str(SCREENSHOTS / f"table-away-{size}.png"), full_page=False)
 
     # back: the computer stops, the person's clock runs again and they play on
