@@ -214,6 +214,7 @@ EN: Final = {
     # clocks, resigning and absence (static/games/clock.js)
     "end_resigned": N_("resignation"),
     "result_ended": N_("{why}: {who} wins the game."),
+    "result_ended_you": N_("{why}: you win the game."),
     "end_out_of_time": N_("out of time"),
     "clocks": N_("Clocks"),
     "clock_seat": N_("{seat}: {time}"),

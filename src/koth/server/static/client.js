@@ -283,6 +283,12 @@ class Table {
     box.classList.toggle("hidden", !text);
   }
 
+  // this seat's clock while the computer plays for it (out of time, or resigned), else null
+  standIn(msg) {
+    const mine = msg.seat !== null && msg.clock ? msg.clock.seats[msg.seat] : null;
+    return mine && mine.computer ? mine : null;
+  }
+
   statusText(msg) {
     const mine = msg.seat === null ? null : (msg.seats || [])[msg.seat];
     const you = msg.seat === null ? KOTH.t("you_watch")
@@ -297,8 +303,8 @@ class Table {
       return KOTH.t("game_over", { you, how: msg.ending ? msg.ending.text : KOTH.texts[`end_${msg.outcome.termination}`] || msg.outcome.termination.replaceAll("_", " "), result });
     }
     // the computer plays for this seat: that, and how to take it back, before whose turn it is
-    const standIn = msg.seat !== null && msg.clock ? msg.clock.seats[msg.seat] : null;
-    if (standIn && standIn.computer) return `${you} ${KOTH.t(standIn.resigned ? "computer_for_you_resigned" : "computer_for_you")}`;
+    const standIn = this.standIn(msg);
+    if (standIn) return `${you} ${KOTH.t(standIn.resigned ? "computer_for_you_resigned" : "computer_for_you")}`;
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
       // never "waiting for ... (you)": the seat's own choice is said apart
@@ -343,7 +349,7 @@ class Table {
     try {
       this.renderer.render(ctx);
       // a renderer may name the action expected now ("Place your starting area"...)
-      if (ctx.expected) status.textContent = `${status.textContent} ${ctx.expected}`;
+      if (ctx.expected && !this.standIn(msg)) status.textContent = `${status.textContent} ${ctx.expected}`;
     } catch (error) {
       console.error(error);
       board.replaceChildren();
