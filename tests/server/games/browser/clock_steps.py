@@ -23,6 +23,10 @@ def create_with_clock(
     form = page.locator(f"form#new-{game}")
     form.locator("input[name='player_name']").fill(name)
     form.locator("input[name='player_name']").dispatch_event("change")
+    if len(kinds) > 2:  # the board game for three or four
+        form.locator("input[name='param.num_players']").fill(str(len(kinds)))
+        form.locator("input[name='param.num_players']").dispatch_event("change")
+        page.wait_for_selector(f"form#new-{game} .seat-row[data-seat='{len(kinds) - 1}']")
     for seat, kind in enumerate(kinds):
         form.locator(f"select[name='seat.{seat}.kind']").select_option(kind)
     form.locator("select[name='clock.mode']").select_option("move")

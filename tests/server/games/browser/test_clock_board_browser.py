@@ -60,3 +60,26 @@ def test_the_computer_plays_an_absent_board_seat_then_its_person_is_back_and_res
     assert page.evaluate(f"() => {MSG}.outcome.winners") == [1]
     page.screenshot(path=str(SCREENSHOTS / f"board-resigned-{size}.png"), full_page=False)
     context.close()
+
+
+def test_with_three_seats_the_resigned_person_is_told_the_computer_plays_on(
+    slow_server: LiveServer, browser: Any
+) -> None:
+    context = browser.new_context(viewport=WIDE)
+    page = context.new_page()
+    kinds = ["human", "computer", "computer"]
+    create_with_clock(page, slow_server.url, "board", kinds, "Anna", 60)
+    page.wait_for_selector("#table svg.rings")
+    page.click("#clocks button.resign")
+    page.click("#clocks button.resign-yes")
+    page.wait_for_function(f"() => {MSG}.clock.seats[0].resigned")
+    assert page.evaluate(f"() => {MSG}.status") == "running"  # two seats play on
+    status = page.locator("#status").inner_text()
+    assert status == "You are Anna (Seat 1). You resigned: the computer plays your seat on.", status
+    page.wait_for_selector("#clock-away:not(.hidden)")
+    assert page.locator("#clock-away").inner_text() == (
+        "The computer is playing for Seat 1 (Anna) (resigned)."
+    )
+    assert page.locator("#clocks button").count() == 0  # no way back, nothing to resign
+    page.screenshot(path=str(SCREENSHOTS / "board-resigned-of-three.png"), full_page=False)
+    context.close()
