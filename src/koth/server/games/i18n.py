@@ -227,6 +227,7 @@ EN: Final = {
     "computer_for_you": N_(
         'The computer is playing for you (out of time): press "I\'m back" to play again.'
     ),
+    "seat_computer_plays": N_("{who} (the computer plays)"),
     "computer_for_you_resigned": N_("You resigned: the computer plays your seat on."),
     "resign": N_("Resign"),
     "resign_confirm": N_("Resign this game? It cannot be taken back."),

@@ -305,17 +305,20 @@ class Table {
     // the computer plays for this seat: that, and how to take it back, before whose turn it is
     const standIn = this.standIn(msg);
     if (standIn) return `${you} ${KOTH.t(standIn.resigned ? "computer_for_you_resigned" : "computer_for_you")}`;
+    // a seat the computer plays for is named so: "Waiting for Anna (the computer plays)."
+    const name = (p) => (msg.clock && msg.clock.seats[p] && msg.clock.seats[p].computer
+      ? KOTH.t("seat_computer_plays", { who: KOTH.seatName(msg, p) }) : KOTH.seatName(msg, p));
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
       // never "waiting for ... (you)": the seat's own choice is said apart
       const waiting = players.filter((p) => !msg.submitted.includes(p) && p !== msg.seat);
       const mine = msg.seat !== null && players.includes(msg.seat);
       const head = mine && !msg.submitted.includes(msg.seat) ? KOTH.t("secret_yours") : mine ? KOTH.t("secret_in") : KOTH.t("secret");
-      const others = waiting.length ? ` ${KOTH.t("waiting_for", { who: waiting.map((p) => KOTH.seatName(msg, p)).join(", ") })}` : "";
+      const others = waiting.length ? ` ${KOTH.t("waiting_for", { who: waiting.map((p) => name(p)).join(", ") })}` : "";
       return `${you} ${head}${others}`;
     }
     if (msg.to_move.kind === "player") {
-      return players[0] === msg.seat ? `${you} ${KOTH.t("your_turn")}` : `${you} ${KOTH.t("waiting_for", { who: KOTH.seatName(msg, players[0]) })}`;
+      return players[0] === msg.seat ? `${you} ${KOTH.t("your_turn")}` : `${you} ${KOTH.t("waiting_for", { who: name(players[0]) })}`;
     }
     return you;
   }

@@ -52,6 +52,11 @@ def test_two_friends_one_runs_out_of_time_the_other_sees_it_then_resigns(
     boris.wait_for_selector("#clock-away:not(.hidden)")
     assert boris.locator("#clock-away").inner_text() == notice
     assert boris.locator("button.im-back").count() == 0  # only Anna can come back
+    # while the computer plays for Anna, Boris's status names her so when it waits for her
+    waiting = boris.evaluate(
+        f"() => KOTH.table.statusText({{...{MSG}, to_move: {{kind: 'player', players: [0]}}}})"
+    )
+    assert waiting == "You are Boris (Seat 2). Waiting for Anna (the computer plays).", waiting
     boris.evaluate("() => window.scrollTo(0, 0)")  # to the clocks, from the cards played
     boris.screenshot(path=str(SCREENSHOTS / "friends-away-phone.png"), full_page=False)
     anna.wait_for_function(ANNA_AWAY)
