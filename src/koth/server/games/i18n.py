@@ -230,6 +230,7 @@ EN: Final = {
     # clocks, resigning and absence (static/games/clock.js)
     "end_resigned": N_("resignation"),
     "result_ended": N_("{why}: {who} wins the game."),
+    "result_ended_you": N_("{why}: you win the game."),
     "end_out_of_time": N_("out of time"),
     "clocks": N_("Clocks"),
     "clock_seat": N_("{seat}: {time}"),
@@ -239,6 +240,11 @@ EN: Final = {
     "computer_for_time": N_("The computer is playing for {seat} (out of time)."),
     "computer_for_resigned": N_("The computer is playing for {seat} (resigned)."),
     "im_back": N_("I'm back"),
+    "computer_for_you": N_(
+        'The computer is playing for you (out of time): press "I\'m back" to play again.'
+    ),
+    "seat_computer_plays": N_("{who} (the computer plays)"),
+    "computer_for_you_resigned": N_("You resigned: the computer plays your seat on."),
     "resign": N_("Resign"),
     "resign_confirm": N_("Resign this game? It cannot be taken back."),
     "resign_yes": N_("Yes, resign"),

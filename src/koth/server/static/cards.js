@@ -353,7 +353,9 @@
     if (!outcome) return null;
     const winner = outcome.winners.length ? outcome.winners[0] : null;
     // a resignation or a clock run out ended it (static/games/clock.js): its reason
-    const ended = ctx.msg.ending && winner !== null ? KOTH.t("result_ended", { why: ctx.msg.ending.text, who: playerName(ctx, winner) }) : null;
+    const ended = !ctx.msg.ending || winner === null ? null
+      : winner === ctx.seat ? KOTH.t("result_ended_you", { why: ctx.msg.ending.text })
+        : KOTH.t("result_ended", { why: ctx.msg.ending.text, who: playerName(ctx, winner) });
     const text = ended || (winner === null ? KOTH.t("result_draw") : KOTH.t("result_apex", { who: playerName(ctx, winner) }));
     return el("div", { class: "result panel", dataset: { winner: winner === null ? "" : String(winner) } }, el("h3", { text }));
   }

@@ -286,6 +286,12 @@ class Table {
     box.classList.toggle("hidden", !text);
   }
 
+  // this seat's clock while the computer plays for it (out of time, or resigned), else null
+  standIn(msg) {
+    const mine = msg.seat !== null && msg.clock ? msg.clock.seats[msg.seat] : null;
+    return mine && mine.computer ? mine : null;
+  }
+
   statusText(msg) {
     const mine = msg.seat === null ? null : (msg.seats || [])[msg.seat];
     const you = msg.seat === null ? KOTH.t("you_watch")
@@ -299,17 +305,23 @@ class Table {
       else result = KOTH.t("won_by", { who: winners.map((w) => KOTH.seatName(msg, w)).join(", ") });
       return KOTH.t("game_over", { you, how: msg.ending ? msg.ending.text : KOTH.texts[`end_${msg.outcome.termination}`] || msg.outcome.termination.replaceAll("_", " "), result });
     }
+    // the computer plays for this seat: that, and how to take it back, before whose turn it is
+    const standIn = this.standIn(msg);
+    if (standIn) return `${you} ${KOTH.t(standIn.resigned ? "computer_for_you_resigned" : "computer_for_you")}`;
+    // a seat the computer plays for is named so: "Waiting for Anna (the computer plays)."
+    const name = (p) => (msg.clock && msg.clock.seats[p] && msg.clock.seats[p].computer
+      ? KOTH.t("seat_computer_plays", { who: KOTH.seatName(msg, p) }) : KOTH.seatName(msg, p));
     const players = msg.to_move.players;
     if (msg.to_move.kind === "simultaneous") {
       // never "waiting for ... (you)": the seat's own choice is said apart
       const waiting = players.filter((p) => !msg.submitted.includes(p) && p !== msg.seat);
       const mine = msg.seat !== null && players.includes(msg.seat);
       const head = mine && !msg.submitted.includes(msg.seat) ? KOTH.t("secret_yours") : mine ? KOTH.t("secret_in") : KOTH.t("secret");
-      const others = waiting.length ? ` ${KOTH.t("waiting_for", { who: waiting.map((p) => KOTH.seatName(msg, p)).join(", ") })}` : "";
+      const others = waiting.length ? ` ${KOTH.t("waiting_for", { who: waiting.map((p) => name(p)).join(", ") })}` : "";
       return `${you} ${head}${others}`;
     }
     if (msg.to_move.kind === "player") {
-      return players[0] === msg.seat ? `${you} ${KOTH.t("your_turn")}` : `${you} ${KOTH.t("waiting_for", { who: KOTH.seatName(msg, players[0]) })}`;
+      return players[0] === msg.seat ? `${you} ${KOTH.t("your_turn")}` : `${you} ${KOTH.t("waiting_for", { who: name(players[0]) })}`;
     }
     return you;
   }
@@ -343,7 +355,7 @@ class Table {
     try {
       this.renderer.render(ctx);
       // a renderer may name the action expected now ("Place your starting area"...)
-      if (ctx.expected) status.textContent = `${status.textContent} ${ctx.expected}`;
+      if (ctx.expected && !this.standIn(msg)) status.textContent = `${status.textContent} ${ctx.expected}`;
     } catch (error) {
       console.error(error);
       board.replaceChildren();

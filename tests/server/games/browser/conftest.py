@@ -43,6 +43,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="module")
+def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose computer waits a second before each move, so that a game the
+    computer plays for an absent person lasts until the person is back."""
+    database: Path = tmp_path_factory.mktemp("clocks") / "koth.sqlite3"
+    live = LiveServer(f"sqlite:///{database}", computer_delay=1.0).start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
