@@ -92,6 +92,16 @@ def test_joins_and_recovery_codes_are_rate_limited(tmp_path: Path) -> None:
         assert client.post("/api/quiz/recover", json=right).status_code == 429
 
 
+def test_asking_for_a_seat_of_my_games_is_rate_limited(tmp_path: Path) -> None:
+    with client_with(tmp_path, rate_recover="1/minute") as client:
+        game = create_game(client)
+        key = {"Authorization": "Bearer " + "k" * 40}
+        first = client.post(f"/api/me/games/{game.id}/seat", headers=key)
+        assert first.status_code == 403  # no seat of that game is tied to this key
+        refused = client.post(f"/api/me/games/{game.id}/seat", headers=key)
+        assert refused.status_code == 429 and "Retry-After" in refused.headers
+
+
 def test_lookups_of_games_are_rate_limited(small: TestClient) -> None:
     game = create_game(small)
     statuses = [small.get(f"/api/games/{game.id}").status_code for _ in range(6)]

@@ -168,6 +168,32 @@ def test_a_recovery_code_moves_the_identity_to_another_device(client: TestClient
     assert used.status_code == 403 and "used" in used.json()["error"]["message"]
 
 
+def test_the_device_a_recovery_code_moved_the_identity_to_plays_its_seats(
+    client: TestClient,
+) -> None:
+    game_id, tokens = two_friends(client)
+    code = client.post("/api/me/recovery", headers=bearer(PLAYERS["Anna"])).json()["code"]
+    key = client.post("/api/me/recover", json={"code": code}).json()["key"]
+    seat = client.post(f"/api/me/games/{game_id}/seat", headers=bearer(key))
+    assert seat.status_code == 200, seat.text
+    link = seat.json()
+    assert link["seat"] == 0 and link["name"] == "Anna"
+    assert link["join_url"].endswith(f"/games/{game_id}#seat=0&token={link['token']}")
+    # the new device plays; the seat's old token (on the first device) stops working
+    act(client, game_id, link["token"], "stake 1")
+    old = client.post(
+        f"/api/games/{game_id}/actions", json={"action": "stay"}, headers=bearer(tokens[0])
+    )
+    assert old.status_code == 403
+    # Boris's seat is not the moved identity's; no key, a wrong game: refused
+    boris = client.post(f"/api/me/games/{game_id}/seat", headers=bearer(PLAYERS["Anna"]))
+    assert boris.status_code == 403 and "tied" in boris.json()["error"]["message"]
+    assert client.post(f"/api/me/games/{game_id}/seat").status_code == 403
+    unknown = client.post("/api/me/games/nosuchgame/seat", headers=bearer(key))
+    assert unknown.status_code == 404
+    act(client, game_id, tokens[1], "stay")
+
+
 def ratings_of(client: TestClient, key: str) -> dict[str, Any]:
     data: dict[str, Any] = client.get("/api/me/ratings", headers=bearer(key)).json()
     return data

@@ -35,7 +35,8 @@ from koth.server.games.friends_schemas import (
 )
 from koth.server.games.friends_store import ChainGame, FriendsRepository, Rating
 from koth.server.games.live import LiveGame
-from koth.server.games.schemas import PLAYER_KEY_PATTERN, GameSummary, SeatKind
+from koth.server.games.messages import join_url
+from koth.server.games.schemas import PLAYER_KEY_PATTERN, GameSummary, SeatKind, SeatLink
 from koth.server.games.service import GameService, SeatRequest
 
 T = TypeVar("T")
@@ -268,6 +269,28 @@ class FriendsService:
             raise ForbiddenError(_RECOVERY_REFUSALS[result], minutes=RECOVERY_MINUTES)
         tied = await self._db(self.games.repository.player_seats, new_hash)
         return RecoveredResponse(key=new_key, games=len(tied))
+
+    async def seat_link(self, game_id: str, key: str | None, base: str) -> SeatLink:
+        """A fresh secret link of the seat of ``game_id`` tied to the device's player key
+        (its device may be new: a recovery code moved the identity there); the seat's
+        earlier link stops working."""
+        player = _player_hash(key)
+        live = await self.games.live(game_id)
+        token = security.new_token()
+        seat = await self._db(
+            self.repository.reissue_seat, game_id, player, security.hash_token(token)
+        )
+        if seat is None:
+            raise ForbiddenError(N_("no seat of this game is tied to this device's player key"))
+        await self.games.seats_changed(live)
+        return SeatLink(
+            seat=seat,
+            kind=SeatKind.HUMAN,
+            claimed=True,
+            name=live.stored.seats[seat].name,
+            token=token,
+            join_url=join_url(base, game_id, seat, token),
+        )
 
 
 _RECOVERY_REFUSALS: dict[str, str] = {

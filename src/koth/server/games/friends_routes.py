@@ -23,6 +23,7 @@ from koth.server.games.friends_schemas import (
     RecoveryCodeResponse,
     RematchResponse,
 )
+from koth.server.games.schemas import SeatLink
 from koth.server.ratelimit import Action
 
 router = APIRouter(
@@ -80,3 +81,17 @@ async def recover(
     body: RecoverRequest, friends: FriendsDep, key: PlayerKeyDep
 ) -> RecoveredResponse:
     return await friends.recover(body.code, key)
+
+
+@router.post(
+    "/me/games/{game_id}/seat",
+    tags=["play"],
+    dependencies=[limited(Action.RECOVER)],
+    summary="A fresh secret link of the game's seat tied to the player key (a device the "
+    "identity was moved to plays it): given once, the seat's earlier link stops working",
+    responses=error_responses(ForbiddenError, NotFoundError),
+)
+async def my_seat(
+    game_id: str, friends: FriendsDep, key: PlayerKeyDep, base: BaseUrlDep
+) -> SeatLink:
+    return await friends.seat_link(game_id, key, base)

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from koth.server.database import Base
+from koth.server.games.schemas import SeatKind
 from koth.server.games.store import GameRow, MoveRow, SeatRow, _rows
 
 #: how far back a rematch chain is followed for its score
@@ -294,6 +295,30 @@ class FriendsRepository:
             }
 
     # -------------------------------------------------------------- recovery
+    def reissue_seat(self, game_id: str, player_hash: str, token_hash: str) -> int | None:
+        """Give the person's seat of ``game_id`` tied to ``player_hash`` a new token (its
+        hash): the seat's earlier token stops working. Returns the seat, or None when no
+        seat of that game is tied to that player."""
+        with self._sessions.begin() as session:
+            seat = session.scalar(
+                select(SeatRow.seat)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.player_hash == player_hash,
+                    SeatRow.kind == SeatKind.HUMAN,
+                )
+                .order_by(SeatRow.seat)
+                .limit(1)
+            )
+            if seat is None:
+                return None
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(token_hash=token_hash)
+            )
+            return int(seat)
+
     def add_recovery(self, code_hash: str, player_hash: str, expires: datetime) -> None:
         with self._sessions.begin() as session:
             session.add(RecoveryRow(code_hash=code_hash, player_hash=player_hash, expires=expires))

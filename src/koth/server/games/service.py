@@ -505,7 +505,7 @@ class GameService:
             raise SeatTakenError(
                 f"seat {seat} of game {game_id} was taken just now, or is kept for its person"
             )
-        await self._seats_changed(live)
+        await self.seats_changed(live)
         return SeatLink(
             seat=seat,
             kind=SeatKind.HUMAN,
@@ -525,7 +525,7 @@ class GameService:
         if seat is None:
             raise ForbiddenError("naming a seat needs that seat's token")
         await self._db(self.repository.name_seat, game_id, seat, shown)
-        await self._seats_changed(live)
+        await self.seats_changed(live)
         return state_message(live, seat, lang)
 
     async def tie_player(self, game_id: str, token: str | None, key: str) -> None:
@@ -561,7 +561,7 @@ class GameService:
         games.sort(key=lambda g: (order[g.status], not g.my_turn))
         return games
 
-    async def _seats_changed(self, live: LiveGame) -> None:
+    async def seats_changed(self, live: LiveGame) -> None:
         """The stored seats changed: take them in, and tell every process and listener."""
         async with live.lock:
             stored = await self._db(self.repository.get_game, live.stored.id)

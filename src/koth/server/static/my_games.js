@@ -1,5 +1,6 @@
 /* "My games": the seats this device plays (tied to its player key), running first and
-   those where it is to act before the others, each linked with the seat's own link. */
+   those where it is to act before the others, each linked with the seat's own link (a
+   fresh one asked for when this device has none). */
 "use strict";
 (async function () {
   const root = document.getElementById("my-games");
@@ -25,6 +26,20 @@
     link.href = kept && kept.token ? `/games/${game.id}#seat=${kept.seat}&token=${kept.token}` : `/games/${game.id}`;
     link.textContent = game.game;
     link.className = "game-name";
+    if (!(kept && kept.token)) {
+      /* no token here (the identity was moved to this device): the seat gets a fresh
+         link, and the device keeps it as a table opened by its link would */
+      link.addEventListener("click", async (event) => {
+        event.preventDefault();
+        const seat = await fetch(`/api/me/games/${game.id}/seat`, {
+          method: "POST", headers: { Authorization: `Bearer ${key}` },
+        });
+        if (!seat.ok) { location.href = link.href; return; }
+        const fresh = await seat.json();
+        try { localStorage.setItem(`koth.seat.${game.id}`, JSON.stringify({ seat: fresh.seat, token: fresh.token })); } catch (e) { /* not kept */ }
+        location.href = `/games/${game.id}#seat=${fresh.seat}&token=${fresh.token}`;
+      });
+    }
     const item = document.createElement("li");
     item.className = `game-item${game.my_turn ? " my-turn" : ""}`;
     item.dataset.gameId = game.id;

@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.games.browser.conftest import PHONE, SCREENSHOTS
+from tests.server.games.browser.clock_steps import MSG
+from tests.server.games.browser.conftest import PHONE, SCREENSHOTS, click_one
 from tests.server.live_server import LiveServer
 
 WIDE = {"width": 1280, "height": 800}
@@ -162,5 +163,30 @@ def test_my_games_reach_a_second_device_with_a_recovery_code(
     phone.wait_for_selector(f".game-item[data-game-id='{game_id}']")
     laptop.reload()  # the identity moved: the laptop holds it no more
     laptop.wait_for_selector("#no-games:not(.hidden)")
+    # the phone plays the seat from "My games": a fresh link, the laptop's stops working
+    phone.click(f".game-item[data-game-id='{game_id}'] a.game-name")
+    phone.wait_for_selector("#table[data-version]")
+    phone.wait_for_function(f"() => {MSG}.seat === 0")
+    rng = random.Random(5)
+    for _ in range(50):  # Boris moves (through the API) until Anna is to act
+        boris = state(server, game_id, tokens[1])
+        if 0 in boris["to_move"]["players"]:
+            break
+        move = httpx.post(
+            f"{server.url}/api/games/{game_id}/actions",
+            json={"action_id": rng.choice(boris["legal"])["id"]},
+            headers={"Authorization": f"Bearer {tokens[1]}"},
+        )
+        assert move.status_code == 200, move.text
+    phone.wait_for_function(f"() => {MSG}.legal.length > 0", timeout=60_000)
+    before = phone.evaluate(f"() => {MSG}.version")
+    played = f"(v) => {MSG}.version > v || {MSG}.submitted.includes(0)"
+    for _ in range(30):
+        click_one(phone, rng)
+        if phone.evaluate(played, before):
+            break
+    phone.wait_for_function(played, arg=before)
+    laptop_link = {"Authorization": f"Bearer {tokens[0]}"}
+    assert httpx.get(f"{server.url}/api/games/{game_id}", headers=laptop_link).status_code == 403
     phone.context.close()
     laptop.context.close()
