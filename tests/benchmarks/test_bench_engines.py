@@ -99,6 +99,7 @@ def test_replayed_rules_walk_the_recorded_games_whatever_the_loop_chooses() -> N
 def test_the_interop_benchmark_prints_the_rules_budget_of_each_replayed_engine() -> None:
     out = _run("bench_interop_speed.py", "--seconds", "0.1", "--rounds", "1")
     assert "rules replayed" in out and "python_liars_poker" in out
-    assert out.count("PettingZoo AEC") == 2  # the card and the board game
+    # the card and the board game, each reading masks only and reading observations
+    assert out.count("PettingZoo AEC") == 4
     for game in ("koth cards", "koth board"):
         assert f"{game}: the rules cost" in out

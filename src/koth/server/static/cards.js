@@ -253,6 +253,9 @@
     }
   }
 
+  // when each confirmed plan's round was last sent (key: plan and round)
+  const planSent = new Map();
+
   function savePlan(ctx, plan) {
     try {
       sessionStorage.setItem(planKey(ctx), JSON.stringify(plan));
@@ -275,8 +278,15 @@
     const inReserve = (c) => (decided.has(c) ? (p.reserve || []).includes(c) : plan.reserve.includes(c));
     const current = order[view.reserve_round];
     const next = places.find((e) => e.text === `${inReserve(current) ? "reserve" : "hand"} ${current}`);
-    if (plan.confirmed && next && !ctx.replay) {
-      setTimeout(() => ctx.act(next), 0); // this round's choice, as planned
+    // this round's choice, as planned: sent once per round (the table is drawn again for
+    // the same round by presence and clock updates, some carrying the picture from before
+    // the choice went in); sent again only if the round is still open after a while
+    const round = `${planKey(ctx)}:${view.reserve_round}`;
+    const sentAt = planSent.get(round);
+    const due = sentAt === undefined || Date.now() - sentAt > 5000;
+    if (plan.confirmed && next && !ctx.replay && !ctx.msg.my_submission && due) {
+      planSent.set(round, Date.now());
+      setTimeout(() => ctx.act(next), 0);
     }
     const box = el("div", { class: "reserve-planner panel" }, el("h3", { text: KOTH.t("reserve_title") }));
     box.append(el("p", { class: "hint", text: KOTH.t(plan.confirmed ? "reserve_sending" : "reserve_hint") }));

@@ -88,6 +88,8 @@ class Table:
         be on screen (nothing scrolls away from the board to reach it)."""
         target = self.page.locator(selector).first
         target.wait_for(state="visible")
+        if self.size != "phone":
+            target.scroll_into_view_if_needed()  # on a desktop a person scrolls to it
         box = target.bounding_box()
         assert box, selector
         viewport = VIEWPORTS[self.size]

@@ -95,6 +95,9 @@
       away.classList.toggle("hidden", !away.textContent);
       drawControls(msg);
       panel.classList.toggle("hidden", !seats.childElementCount && !away.textContent && !controls.childElementCount);
+      // only the buttons (no clock, nobody away): a slim row, not a panel, so the board
+      // keeps its place on a phone's screen
+      panel.classList.toggle("compact", !seats.childElementCount && !away.textContent);
     }
 
     function tick() {
