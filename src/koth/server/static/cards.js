@@ -253,9 +253,6 @@
     }
   }
 
-  // when each confirmed plan's round was last sent (key: plan and round)
-  const planSent = new Map();
-
   function savePlan(ctx, plan) {
     try {
       sessionStorage.setItem(planKey(ctx), JSON.stringify(plan));
@@ -278,14 +275,9 @@
     const inReserve = (c) => (decided.has(c) ? (p.reserve || []).includes(c) : plan.reserve.includes(c));
     const current = order[view.reserve_round];
     const next = places.find((e) => e.text === `${inReserve(current) ? "reserve" : "hand"} ${current}`);
-    // this round's choice, as planned: sent once per round (the table is drawn again for
-    // the same round by presence and clock updates, some carrying the picture from before
-    // the choice went in); sent again only if the round is still open after a while
-    const round = `${planKey(ctx)}:${view.reserve_round}`;
-    const sentAt = planSent.get(round);
-    const due = sentAt === undefined || Date.now() - sentAt > 5000;
-    if (plan.confirmed && next && !ctx.replay && !ctx.msg.my_submission && due) {
-      planSent.set(round, Date.now());
+    // this round's choice, as planned, unless this seat's choice of the round is already in
+    // (a table drawn again by a presence or clock update must not send it twice)
+    if (plan.confirmed && next && !ctx.replay && !ctx.msg.my_submission) {
       setTimeout(() => ctx.act(next), 0);
     }
     const box = el("div", { class: "reserve-planner panel" }, el("h3", { text: KOTH.t("reserve_title") }));
