@@ -31,7 +31,7 @@ CHECKS = [
 ]
 #: examples per operation and database: enough to reach every error path of the
 #: schema, few enough to keep CI within its time
-EXAMPLES = 12
+EXAMPLES = 8
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

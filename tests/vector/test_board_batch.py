@@ -72,7 +72,7 @@ VARIANTS: list[tuple[int, dict[str, Any]]] = [
     (3, {"round_limit": 3, "target_points": 4}),
 ]
 #: games per variant: set KOTH_VECTOR_GAMES for a longer run
-GAMES = int(os.environ.get("KOTH_VECTOR_GAMES", "3"))
+GAMES = int(os.environ.get("KOTH_VECTOR_GAMES", "2"))
 
 
 def variant_id(variant: tuple[int, dict[str, Any]]) -> str:
