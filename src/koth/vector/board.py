@@ -47,6 +47,7 @@ from koth.vector.board_layout import (
     num_actions,
 )
 from koth.vector.board_rules import chance_count, chance_id
+from koth.vector.checks import batch_size, game_index
 
 IntArray = npt.NDArray[np.int64]
 
@@ -93,8 +94,7 @@ class BoardBatch:
         auto_chance: bool = False,
         parallel: bool | None = None,
     ) -> None:
-        if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
-            raise InvalidParamsError(f"a batch holds at least one game, not {num_games!r}")
+        batch_size(num_games)
         self.params = BoardParams.parse(params)
         self.num_players = n = self.params.num_players
         self.num_actions = num_actions(n)
@@ -295,8 +295,4 @@ class BoardBatch:
         return sum(a.nbytes for a in arrays)
 
     def _game(self, game: int) -> int:
-        if isinstance(game, bool) or not isinstance(game, int | np.integer):
-            raise InvalidParamsError(f"a game index is an integer, not {game!r}")
-        if not 0 <= game < self.num_games:
-            raise InvalidParamsError(f"game {game} is outside 0..{self.num_games - 1}")
-        return int(game)
+        return game_index(game, self.num_games)

@@ -45,6 +45,7 @@ from koth.vector.cards_layout import (
     TM_CHANCE,
     TM_OVER,
 )
+from koth.vector.checks import batch_size, game_index
 
 IntArray = npt.NDArray[np.int64]
 
@@ -71,8 +72,7 @@ class CardsBatch:
         auto_chance: bool = False,
         parallel: bool | None = None,
     ) -> None:
-        if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
-            raise InvalidParamsError(f"a batch holds at least one game, not {num_games!r}")
+        batch_size(num_games)
         self.params = CardsParams.parse(params)
         self.num_games = num_games
         self.autoreset = autoreset
@@ -270,8 +270,4 @@ class CardsBatch:
         return sum(a.nbytes for a in arrays)
 
     def _game(self, game: int) -> int:
-        if isinstance(game, bool) or not isinstance(game, int | np.integer):
-            raise InvalidParamsError(f"a game index is an integer, not {game!r}")
-        if not 0 <= game < self.num_games:
-            raise InvalidParamsError(f"game {game} is outside 0..{self.num_games - 1}")
-        return int(game)
+        return game_index(game, self.num_games)
