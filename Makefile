@@ -86,7 +86,7 @@ typecheck: install
 	$(BIN)/mypy --strict src
 
 pytest: install system-deps
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --durations=30
 
 test-compiled: compiled system-deps
 	PYTHONPATH=$(COMPILED_SITE) KOTH_EXPECT_COMPILED=1 \

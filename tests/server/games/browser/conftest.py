@@ -27,6 +27,9 @@ if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+# what an `expect` waits for at most (Playwright's own default is 5 s): CI's machine can be
+# loaded, and a page shows what another page did only after the server's message arrives
+sync_api.expect.set_options(timeout=60_000)
 
 DESKTOP = {"width": 1100, "height": 900}
 PHONE = {"width": 390, "height": 844}

@@ -9,10 +9,14 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from tests.server.games.browser.clock_steps import MSG
 from tests.server.games.browser.conftest import PHONE, SCREENSHOTS, click_one
 from tests.server.live_server import LiveServer
+
+# a generous ceiling for what a page waits for: CI's machine can be loaded
+TIMEOUT_MS = 60_000
 
 WIDE = {"width": 1280, "height": 800}
 TURN_TITLE = "Your turn - King of the Hill"
@@ -53,6 +57,7 @@ def play_out(server: LiveServer, game_id: str, tokens: dict[int, str], seed: int
 
 def open_table(browser: Any, viewport: dict[str, int], url: str) -> Any:
     page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     page.goto(url)
     page.wait_for_selector("#table[data-version]")
     return page
@@ -112,8 +117,9 @@ def test_two_friends_play_see_each_other_and_accept_a_rematch_with_one_click(
 
     anna.click("#rematch-button")
     boris.wait_for_selector("#rematch-accept")
-    assert "Anna offers a rematch" in boris.locator("#rematch").inner_text()
-    assert "waiting for Boris" in anna.locator("#rematch").inner_text()
+    expect(boris.locator("#rematch")).to_contain_text("Anna offers a rematch", timeout=TIMEOUT_MS)
+    # Anna's own table shows the wait once her offer is back from the server
+    expect(anna.locator("#rematch")).to_contain_text("waiting for Boris", timeout=TIMEOUT_MS)
     boris.click("#rematch-accept")  # one click: both tables move to the new game
     for page in (anna, boris):
         page.wait_for_function(
