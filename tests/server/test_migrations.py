@@ -6,7 +6,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from koth.server.database import Base, make_engine, migrate
-from koth.server.games import store as games_store
+from koth.server.games import rows as games_rows
 from koth.server.quiz import store as quiz_store
 from koth.server.quiz.season import store as season_store
 
@@ -15,7 +15,7 @@ def test_every_table_is_in_the_one_metadata() -> None:
     tables = set(Base.metadata.tables)
     assert {"games", "seats", "moves", "pending"} <= tables
     assert {"quiz_events", "quiz_log", "quiz_pictures", "quiz_series"} <= tables
-    rows = (games_store.GameRow, quiz_store.QuizEventRow, quiz_store.QuizLogRow)
+    rows = (games_rows.GameRow, quiz_store.QuizEventRow, quiz_store.QuizLogRow)
     for row in (*rows, quiz_store.QuizPictureRow, season_store.QuizSeriesRow):
         assert row.metadata is Base.metadata
 

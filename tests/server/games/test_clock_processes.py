@@ -12,9 +12,10 @@ import time
 from koth.server.database import make_engine, migrate
 from koth.server.games import clocks
 from koth.server.games.clock_schemas import ClockMode, ClockOptions
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import GameStatus, SeatKind
 from koth.server.games.service import GameService
-from koth.server.games.store import Repository, StoredSeat
+from koth.server.games.store import Repository
 from koth.server.games.timekeeping import TimeKeeper, as_time
 from tests.server.conftest import postgres_schema
 

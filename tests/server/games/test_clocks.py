@@ -6,8 +6,8 @@ import pytest
 
 from koth.server.games import clocks
 from koth.server.games.clock_schemas import ClockMode, ClockOptions, OnTimeout
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import SeatKind
-from koth.server.games.store import StoredSeat
 
 T0 = 1_000_000.0
 

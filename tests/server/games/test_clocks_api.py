@@ -16,7 +16,7 @@ from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from koth.server.app import create_app
-from koth.server.games.store import GameRow
+from koth.server.games.rows import GameRow
 from tests.server.conftest import Created, create_game, make_settings
 from tests.server.games.test_api import act, assert_error, state
 

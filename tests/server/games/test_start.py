@@ -14,8 +14,9 @@ from sqlalchemy import update
 
 from koth.server.app import create_app
 from koth.server.database import make_engine, migrate
+from koth.server.games.rows import GameRow, StoredSeat
 from koth.server.games.schemas import GameStatus, SeatKind
-from koth.server.games.store import GameRow, Repository, StoredSeat
+from koth.server.games.store import Repository
 from tests.server.conftest import make_settings
 
 HUMANS = [StoredSeat(s, SeatKind.HUMAN, None, None, f"h{s}", True) for s in (0, 1)]

@@ -15,8 +15,9 @@ from sqlalchemy import inspect, text
 from koth.server.app import create_app
 from koth.server.database import SqliteBusyError, make_engine, migrate, sqlite_in_use
 from koth.server.errors import StaleVersionError
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import GameStatus, SeatKind
-from koth.server.games.store import Repository, StoredSeat
+from koth.server.games.store import Repository
 from tests.server.conftest import create_game, make_settings
 
 

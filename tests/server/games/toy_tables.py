@@ -3,8 +3,9 @@ people who hold their seats, the first card dealt (version 1)."""
 
 from __future__ import annotations
 
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import GameStatus, SeatKind
-from koth.server.games.store import Repository, StoredSeat
+from koth.server.games.store import Repository
 
 
 def store_toy_duel(repository: Repository, game_id: str) -> None:

@@ -11,8 +11,9 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
+from koth.server.games.rows import GameRow, PendingRow
 from koth.server.games.schemas import GameStatus
-from koth.server.games.store import GameRow, PendingRow, Repository
+from koth.server.games.store import Repository
 
 
 def change_table(

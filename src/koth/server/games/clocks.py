@@ -49,8 +49,8 @@ from koth.server.games.clock_schemas import (
     OnTimeout,
     SeatClock,
 )
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import SeatKind
-from koth.server.games.store import StoredSeat
 
 #: a person back on a chess clock that had run out has at least this much (ms)
 BACK_ALLOWANCE_MS = 30_000

@@ -20,8 +20,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from koth.server.database import Base
+from koth.server.games.rows import GameRow, MoveRow, SeatRow, rows_matched
 from koth.server.games.schemas import SeatKind
-from koth.server.games.store import GameRow, MoveRow, SeatRow, _rows
 
 #: how far back a rematch chain is followed for its score
 CHAIN_LIMIT = 500
@@ -218,8 +218,8 @@ class FriendsRepository:
             .where(GameRow.id == game_id, GameRow.rated.is_(True), GameRow.rating_state.is_(None))
             .values(rating_state=state)
         )
-        if _rows(claimed) != 1 or state == "skipped":
-            return state if _rows(claimed) == 1 else None
+        if rows_matched(claimed) != 1 or state == "skipped":
+            return state if rows_matched(claimed) == 1 else None
         # rows locked in one order, so two games ending at once never wait on each other
         rows = {
             r.player_hash: r
@@ -341,7 +341,7 @@ class FriendsRepository:
                 .where(RecoveryRow.code_hash == code_hash, RecoveryRow.used.is_(None))
                 .values(used=now)
             )
-            if _rows(taken) != 1:
+            if rows_matched(taken) != 1:
                 return "used"
             old = row.player_hash
             owners = [old] if also is None or also == old else [old, also]

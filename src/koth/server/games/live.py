@@ -14,8 +14,8 @@ from koth.core.state import GameState
 from koth.server.games.clocks import acting_seats
 from koth.server.games.friends_schemas import FriendsInfo
 from koth.server.games.notes import Notes
+from koth.server.games.rows import StoredGame, StoredSeat
 from koth.server.games.schemas import GameStatus, SeatKind
-from koth.server.games.store import StoredGame, StoredSeat
 from koth.server.listeners import Listener, Listeners, Sink
 
 

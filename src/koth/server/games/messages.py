@@ -26,6 +26,7 @@ from koth.server.games.friends_schemas import FriendsInfo
 from koth.server.games.live import LiveGame
 from koth.server.games.log import log_entries
 from koth.server.games.notes import note_entries
+from koth.server.games.rows import StoredGame
 from koth.server.games.schemas import (
     CreatedGameResponse,
     GameSummary,
@@ -36,7 +37,6 @@ from koth.server.games.schemas import (
     StateMessage,
     ToMoveInfo,
 )
-from koth.server.games.store import StoredGame
 
 
 def to_json_value(value: Any) -> Any:

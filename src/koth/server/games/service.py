@@ -54,6 +54,7 @@ from koth.server.games.messages import (
     summary,
 )
 from koth.server.games.notes import apply_noting, notes_after
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import (
     PLAYER_KEY_PATTERN,
     CreatedGameResponse,
@@ -66,7 +67,7 @@ from koth.server.games.schemas import (
     StateMessage,
     TableInfo,
 )
-from koth.server.games.store import Repository, StoredSeat, TurnClaim, count_decisions
+from koth.server.games.store import Repository, TurnClaim, count_decisions
 from koth.server.listeners import Sink
 from koth.server.memory import LiveCache
 from koth.server.metrics import MOVES

@@ -1,5 +1,7 @@
-"""Storage of hosted games: the tables and all access to them. Synchronous
-(SQLAlchemy 2 sessions); the async service runs these calls in worker threads.
+"""Storage of hosted games: creating and listing them, their moves, the secret choices
+waiting at a simultaneous node, hints and analyses (the tables are in ``rows``, the
+seats' writes in ``seat_store``). Synchronous (SQLAlchemy 2 sessions); the async service
+runs these calls in worker threads.
 
 A game is its parameters plus an append-only list of moves (event sourcing).
 
@@ -15,184 +17,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    DateTime,
-    Engine,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
-    delete,
-    false,
-    func,
-    or_,
-    select,
-    update,
-)
-from sqlalchemy.engine import Connection, CursorResult, Result
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.orm import Session
 
 from koth.core.errors import GameOverError
-from koth.server.database import Base
 from koth.server.errors import AlreadySubmittedError, NotFoundError, StaleVersionError
-from koth.server.games.schemas import GameStatus, SeatKind
-
-
-class GameRow(Base):
-    """One hosted game: which game, its parameters and its table."""
-
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game_name: Mapped[str] = mapped_column(String(64))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
-    #: seed of the per-game chance RNG; stays on the server, never sent to a client
-    chance_seed: Mapped[int] = mapped_column(BigInteger)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: open (a human seat has never connected), running, finished
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    #: number of moves appended so far (a cache of max(moves.version) for listings)
-    version: Mapped[int] = mapped_column(Integer, default=0)
-    #: a computer seat is to move (or to submit): the games a (re)started server loads
-    #: at once; every other game waits in the database until someone asks for it
-    computer_due: Mapped[bool] = mapped_column(
-        Boolean, default=False, server_default=false(), index=True
-    )
-    #: the last move (or the creation): an unfinished game idle for the abandon days
-    #: expires
-    updated: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    #: how many of those moves were decisions of the seats (chance steps left out)
-    decisions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    #: koth.core.outcome.Outcome as JSON once the game is over (why it ended, who won)
-    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    #: the time control, the seats the computer plays for their person and those
-    #: resigned (koth.server.games.clocks); None: friendly, nobody resigned or away
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    #: when the first running clock runs out (the games a process looks at for it)
-    deadline: Mapped[datetime | None] = mapped_column(
-        DateTime(timezone=True), nullable=True, index=True
-    )
-    #: the finished game this one is a rematch of (one rematch per game)
-    rematch_of: Mapped[str | None] = mapped_column(
-        String(32), nullable=True, unique=True, index=True
-    )
-    #: chosen at creation: the result changes its persons' ratings
-    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    #: a rated game once over: "applied" (ratings changed, once) or "skipped" (not
-    #: between identified persons)
-    rating_state: Mapped[str | None] = mapped_column(String(16), nullable=True)
-
-
-class SeatRow(Base):
-    """One seat of a game: a person (holding a secret token) or a computer agent."""
-
-    __tablename__ = "seats"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))  # "human" or "computer"
-    agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    budget: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: sha256 of the seat token; the token itself is only ever shown to the creator
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    claimed: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: the display name its person chose (None: shown as "Seat n")
-    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    #: sha256 of the player key of the device that plays the seat (ties a person's seats)
-    player_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-
-
-class MoveRow(Base):
-    """One history entry; (game_id, version) is unique, so two writers racing for the same
-    version cannot both succeed."""
-
-    __tablename__ = "moves"
-    __table_args__ = (UniqueConstraint("game_id", "version", name="uq_moves_game_version"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
-    #: 1 for the first move: the state after it has version 1
-    version: Mapped[int] = mapped_column(Integer)
-    #: koth.core.record.RecordedMove as JSON
-    move: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class PendingRow(Base):
-    """A seat's secret submission at a simultaneous node (the node is the state at
-    ``version``); revealed to nobody until every acting seat has submitted."""
-
-    __tablename__ = "pending"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    action: Mapped[str] = mapped_column(Text)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class AnalysisRow(Base):
-    """A finished game's analysis (koth.analysis), kept so it is computed once."""
-
-    __tablename__ = "analyses"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    agent: Mapped[str] = mapped_column(String(200))
-    #: koth.server.games.schemas.GameAnalysisResponse as JSON
-    result: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class HintRow(Base):
-    """A hint given to ``seat`` at the decision of the state at ``version``: the move the
-    seat plays there is stored marked as played after a hint."""
-
-    __tablename__ = "hint_marks"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSeat:
-    seat: int
-    kind: SeatKind
-    agent: str | None
-    budget: int | None
-    token_hash: str | None
-    claimed: bool
-    name: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    id: str
-    game_name: str
-    params: dict[str, Any]
-    chance_seed: int
-    created: datetime
-    status: GameStatus
-    version: int
-    seats: tuple[StoredSeat, ...]
-    #: moves that were a seat's decision (chance steps not counted)
-    decisions: int = 0
-    #: the outcome as JSON once the game is over
-    outcome: dict[str, Any] | None = None
-    #: the clock (koth.server.games.clocks) and when its first running seat runs out
-    clock: dict[str, Any] | None = None
-    deadline: datetime | None = None
-    #: the result changes its persons' ratings
-    rated: bool = False
+from koth.server.games.rows import (
+    AnalysisRow,
+    GameRow,
+    HintRow,
+    MoveRow,
+    PendingRow,
+    SeatRow,
+    StoredGame,
+    StoredSeat,
+    read_game,
+    rows_matched,
+    stored_game,
+)
+from koth.server.games.schemas import GameStatus
+from koth.server.games.seat_store import SeatStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,12 +62,9 @@ def count_decisions(moves: Sequence[dict[str, Any]]) -> int:
     return sum(1 for m in moves if m.get("player") != -1)
 
 
-class Repository:
-    """Games, seats, moves and pending simultaneous submissions."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._sessions = sessionmaker(engine, expire_on_commit=False)
+class Repository(SeatStore):
+    """Games, moves, pending simultaneous submissions, hints and analyses; the seats'
+    writes and reads are ``SeatStore``'s."""
 
     # ----------------------------------------------------------------- games
     def create_game(
@@ -280,13 +125,7 @@ class Repository:
 
     def get_game(self, game_id: str) -> StoredGame | None:
         with self._sessions() as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                return None
-            seats = session.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
-            ).all()
-            return _stored(row, seats)
+            return read_game(session, game_id)
 
     def list_games(self, statuses: Sequence[GameStatus], limit: int = 50) -> list[StoredGame]:
         with self._sessions() as session:
@@ -303,7 +142,7 @@ class Repository:
                     select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
                 ):
                     seats[seat.game_id].append(seat)
-            return [_stored(r, seats[r.id]) for r in rows]
+            return [stored_game(r, seats[r.id]) for r in rows]
 
     def game_ids(self, statuses: Sequence[GameStatus]) -> list[str]:
         with self._sessions() as session:
@@ -340,105 +179,6 @@ class Repository:
                 session.execute(delete(GameRow).where(GameRow.id.in_(ids)))
             return ids
 
-    def claim_seat(self, game_id: str, seat: int) -> GameStatus:
-        """Mark ``seat`` as taken by its holder; returns the game's status afterwards
-        (open turns running once every human seat has been claimed)."""
-        with self._sessions.begin() as session:
-            session.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                .values(claimed=True)
-            )
-            return self._status_after_claim(session, game_id)
-
-    def take_seat(
-        self,
-        game_id: str,
-        seat: int,
-        token_hash: str,
-        name: str | None = None,
-        person: str | None = None,
-    ) -> GameStatus | None:
-        """Give the open human ``seat`` a new token (its hash) and mark it claimed, in
-        one compare-and-set: of two takers exactly one matches. A seat already tied to
-        a player key (a rematch's seat kept for its person) is taken only with that key's
-        hash, ``person``. Returns the game's status afterwards, or None when the seat
-        was not open."""
-        kept: ColumnElement[bool] = SeatRow.player_hash.is_(None)
-        if person is not None:
-            kept = or_(kept, SeatRow.player_hash == person)
-        with self._sessions.begin() as session:
-            result = session.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.game_id == game_id,
-                    SeatRow.seat == seat,
-                    SeatRow.kind == SeatKind.HUMAN,
-                    SeatRow.claimed.is_(False),
-                    kept,
-                )
-                .values(claimed=True, token_hash=token_hash, name=name)
-            )
-            if _rows(result) != 1:
-                return None
-            return self._status_after_claim(session, game_id)
-
-    def name_seat(self, game_id: str, seat: int, name: str) -> None:
-        """Show ``name`` for ``seat`` from now on."""
-        with self._sessions.begin() as session:
-            session.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                .values(name=name)
-            )
-
-    def tie_player(self, game_id: str, seat: int, player_hash: str) -> None:
-        """``seat`` is played from the device whose player key hashes to ``player_hash``."""
-        with self._sessions.begin() as session:
-            session.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                .values(player_hash=player_hash)
-            )
-
-    def player_seats(self, player_hash: str, limit: int = 50) -> list[tuple[StoredGame, int]]:
-        """The games (newest first) with a seat tied to ``player_hash``, and that seat."""
-        with self._sessions() as session:
-            tied = session.execute(
-                select(SeatRow.game_id, SeatRow.seat)
-                .join(GameRow, GameRow.id == SeatRow.game_id)
-                .where(SeatRow.player_hash == player_hash)
-                .order_by(GameRow.created.desc())
-                .limit(limit)
-            ).all()
-        found = []
-        for game_id, seat in tied:
-            game = self.get_game(game_id)
-            if game is not None:
-                found.append((game, seat))
-        return found
-
-    def _status_after_claim(self, session: Session, game_id: str) -> GameStatus:
-        unclaimed = session.scalar(
-            select(func.count())
-            .select_from(SeatRow)
-            .where(
-                SeatRow.game_id == game_id,
-                SeatRow.kind == SeatKind.HUMAN,
-                SeatRow.claimed.is_(False),
-            )
-        )
-        if unclaimed == 0:
-            session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.status == GameStatus.OPEN)
-                .values(status=GameStatus.RUNNING)
-            )
-        status = session.scalar(select(GameRow.status).where(GameRow.id == game_id))
-        if status is None:
-            raise NotFoundError(f"no game {game_id!r}")
-        return GameStatus(status)
-
     # ----------------------------------------------------------------- moves
     def changes(self, game_id: str, after: int) -> Changes | None:
         """The game, its moves after version ``after`` and the submissions waiting at
@@ -449,12 +189,9 @@ class Repository:
             if self.engine.dialect.name == "postgresql":
                 connection = connection.execution_options(isolation_level="REPEATABLE READ")
             with Session(connection) as session, session.begin():
-                row = session.get(GameRow, game_id)
-                if row is None:
+                stored = read_game(session, game_id)
+                if stored is None:
                     return None
-                seats = session.scalars(
-                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
-                ).all()
                 moves = list(
                     session.scalars(
                         select(MoveRow.move)
@@ -464,10 +201,10 @@ class Repository:
                 )
                 pending = session.execute(
                     select(PendingRow.seat, PendingRow.action).where(
-                        PendingRow.game_id == game_id, PendingRow.version == row.version
+                        PendingRow.game_id == game_id, PendingRow.version == stored.version
                     )
                 ).all()
-                return Changes(_stored(row, seats), moves, {s: a for s, a in pending})
+                return Changes(stored, moves, {s: a for s, a in pending})
 
     def moves(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
         """The stored moves, those after version ``after`` only if given."""
@@ -528,7 +265,7 @@ class Repository:
                     )
                     .values(**values)
                 )
-                if _rows(result) != 1:
+                if rows_matched(result) != 1:
                     raise self._stale(session, game_id, expected_version)
                 if pending is not None:
                     seat, action = pending
@@ -633,7 +370,7 @@ class Repository:
                     PendingRow.seat == seat,
                 )
             )
-            return _rows(removed) == 1
+            return rows_matched(removed) == 1
 
     def _lock_node(self, session: Session, game_id: str, version: int) -> None:
         """A no-op update that locks the game row and checks its version, so a pending
@@ -647,7 +384,7 @@ class Repository:
             )
             .values(version=version)
         )
-        if _rows(result) != 1:
+        if rows_matched(result) != 1:
             raise self._stale(session, game_id, version)
 
     def _stale(self, session: Session, game_id: str, expected: int) -> Exception:
@@ -719,42 +456,3 @@ class TurnClaim:
         finally:
             self.connection.close()
             self.connection = None
-
-
-def _rows(result: Result[Any]) -> int:
-    """How many rows an UPDATE matched."""
-    return cast(CursorResult[Any], result).rowcount
-
-
-def _utc(at: datetime | None) -> Any:
-    """``at`` with its offset (SQLite keeps none: every time is stored in UTC)."""
-    return at if at is None or at.tzinfo else at.replace(tzinfo=UTC)
-
-
-def _stored(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
-    return StoredGame(
-        id=row.id,
-        game_name=row.game_name,
-        params=dict(row.params),
-        chance_seed=row.chance_seed,
-        created=_utc(row.created),
-        status=GameStatus(row.status),
-        version=row.version,
-        decisions=row.decisions,
-        outcome=dict(row.outcome) if row.outcome is not None else None,
-        clock=dict(row.clock) if row.clock is not None else None,
-        deadline=_utc(row.deadline),
-        rated=row.rated,
-        seats=tuple(
-            StoredSeat(
-                seat=s.seat,
-                kind=SeatKind(s.kind),
-                agent=s.agent,
-                budget=s.budget,
-                token_hash=s.token_hash,
-                claimed=s.claimed,
-                name=s.name,
-            )
-            for s in seats
-        ),
-    )

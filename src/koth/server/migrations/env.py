@@ -8,7 +8,7 @@ from sqlalchemy import engine_from_config, pool
 
 from koth.server.database import Base
 from koth.server.games import friends_store as _friends_store  # noqa: F401  (registers its tables)
-from koth.server.games import store as _games_store  # noqa: F401  (registers its tables)
+from koth.server.games import rows as _games_rows  # noqa: F401  (registers its tables)
 from koth.server.quiz import store as _quiz_store  # noqa: F401  (registers its tables)
 from koth.server.quiz.season import store as _season_store  # noqa: F401  (registers its tables)
 

@@ -16,8 +16,9 @@ from koth.games.board.params import BoardParams
 from koth.server import security
 from koth.server.database import make_engine
 from koth.server.games.messages import join_url
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import GameStatus, SeatKind
-from koth.server.games.store import Repository, StoredSeat
+from koth.server.games.store import Repository
 from tests.server.live_server import LiveServer
 
 #: what a random player prefers when it may: fights and alliances come up sooner
