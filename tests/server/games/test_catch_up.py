@@ -44,7 +44,7 @@ async def _catch_up_across_a_commit(
             landed.append(theirs.append_moves("shared", 2, [{"player": 0, "action": "stake 1"}]))
 
     event.listen(mine.engine, "before_cursor_execute", commit_meanwhile)
-    with caplog.at_level(logging.WARNING, logger="koth.server.games.service"):
+    with caplog.at_level(logging.WARNING, logger="koth.server.games.publishing"):
         live = await service.reload("shared")
     event.remove(mine.engine, "before_cursor_execute", commit_meanwhile)
     assert landed == [3]

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from koth.core.errors import GameOverError
+from koth.core.record import RecordedMove
 from koth.server.errors import AlreadySubmittedError, NotFoundError, StaleVersionError
 from koth.server.games.rows import (
     AnalysisRow,
@@ -55,6 +56,18 @@ class Changes:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def move_json(move: RecordedMove, hinted: Sequence[int] = ()) -> dict[str, Any]:
+    """A move as stored; ``hinted``: the seats that played it after asking for a hint
+    (a mark of the web app's, not part of the game record)."""
+    stored = move.model_dump(mode="json", exclude_none=True)
+    return {**stored, "hinted": sorted(hinted)} if hinted else stored
+
+
+def recorded_move(stored: dict[str, Any]) -> RecordedMove:
+    """A stored move as a record's move (the hint mark left out)."""
+    return RecordedMove.model_validate({k: v for k, v in stored.items() if k != "hinted"})
 
 
 def count_decisions(moves: Sequence[dict[str, Any]]) -> int:

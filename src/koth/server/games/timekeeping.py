@@ -14,17 +14,15 @@ import logging
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from koth.core.errors import GameOverError
 from koth.server.errors import StaleVersionError
 from koth.server.games import clock_store, clocks
 from koth.server.games.clock_schemas import ClockMode, EndReason, OnTimeout
 from koth.server.games.live import LiveGame
+from koth.server.games.publishing import GamePublisher
 from koth.server.games.schemas import GameStatus
-
-if TYPE_CHECKING:
-    from koth.server.games.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +83,7 @@ def clock_after(
 
 
 async def paid_times(
-    service: GameService, live: LiveGame, joint: dict[int, str]
+    service: GamePublisher, live: LiveGame, joint: dict[int, str]
 ) -> dict[int, float]:
     """When each seat of a secret choice chose (the last one: now)."""
     now = time.time()
@@ -98,7 +96,7 @@ async def paid_times(
     return {seat: made.get(seat, now) for seat in joint}
 
 
-async def change(service: GameService, live: LiveGame, values: dict[str, Any]) -> bool:
+async def change(service: GamePublisher, live: LiveGame, values: dict[str, Any]) -> bool:
     """Store ``values`` on ``live``'s game if nobody changed it since it was read (the
     caller holds the game's lock); on success the cached game takes them in."""
     stored = live.stored
@@ -122,7 +120,7 @@ async def change(service: GameService, live: LiveGame, values: dict[str, Any]) -
     return True
 
 
-async def resign(service: GameService, game_id: str, seat: int) -> LiveGame:
+async def resign(service: GamePublisher, game_id: str, seat: int) -> LiveGame:
     """``seat`` resigns (clocks.resign says what that means)."""
     live = await service.live(game_id)
     async with live.lock:
@@ -146,7 +144,7 @@ async def resign(service: GameService, game_id: str, seat: int) -> LiveGame:
     return live
 
 
-async def come_back(service: GameService, live: LiveGame, seat: int) -> None:
+async def come_back(service: GamePublisher, live: LiveGame, seat: int) -> None:
     """``seat``'s person is back: the computer stops playing for it."""
     if not clocks.computer_plays(live.stored.clock, seat):
         return
@@ -165,7 +163,7 @@ async def come_back(service: GameService, live: LiveGame, seat: int) -> None:
     service.published(live)
 
 
-async def start(service: GameService, live: LiveGame) -> None:
+async def start(service: GamePublisher, live: LiveGame) -> None:
     """Every seat is taken: the clocks start."""
     clock = live.stored.clock
     if not clocks.timed(clock) or clock is None or clock["since"] is not None:
@@ -179,7 +177,7 @@ async def start(service: GameService, live: LiveGame) -> None:
             service.forget(live.stored.id)
 
 
-async def expire(service: GameService, game_id: str) -> bool:
+async def expire(service: GamePublisher, game_id: str) -> bool:
     """Act on the clocks of ``game_id`` that ran out: hand their seats to the computer,
     or end the game; True when this process did (another may have done it first)."""
     live = await service.reload(game_id)
@@ -216,7 +214,7 @@ class TimeKeeper:
     """Looks for the clocks that ran out, in every game stored (the database's deadline
     index says which), and acts on each one once across processes."""
 
-    def __init__(self, service: GameService, every: float = 1.0) -> None:
+    def __init__(self, service: GamePublisher, every: float = 1.0) -> None:
         self.service = service
         self.every = every
 
