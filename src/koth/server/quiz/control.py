@@ -27,9 +27,7 @@ from koth.server.errors import (
 )
 from koth.server.quiz import ops
 from koth.server.quiz.names import check_team_name, name_key
-
-if TYPE_CHECKING:
-    from koth.server.quiz.model import Part, Team
+from koth.server.quiz.parts import Part, Team
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from koth.games.quiz.state import EndReason
 from koth.games.quiz.wording import DECLARATION_TEXTS, end_text, note_params_text
 from koth.i18n import DEFAULT, N_, Translator
 from koth.server.quiz.i18n import PART_TEXTS
-from koth.server.quiz.model import EventModel, Part, Question
+from koth.server.quiz.model import EventModel
+from koth.server.quiz.parts import Part, Question
 from koth.server.quiz.schemas import ProtocolDocument
 from koth.server.quiz.stats import statistics_csv
 from koth.server.quiz.views import results_document

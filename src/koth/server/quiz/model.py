@@ -4,46 +4,38 @@
 quiz engine's ``apply_event`` is pure), so a refused op leaves the model as it was.
 The engine state of each part is derived from the ops; the model adds what the engine
 does not keep: answer texts, receive times, timers, appeals and their comments.
+
+The records it keeps are in ``parts``; the handlers of the host's control ops are in
+``control``, those of answers, verdicts and appeals in ``judging``, the show's checks in
+``show``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from koth.core.errors import InvalidParamsError
+from koth.games.quiz import BreakTaken as EngineBreak
 from koth.games.quiz import (
-    AnswerAdmitted,
-    AnswerJudged,
-    AnswerReceived,
     DeclarationMade,
     DeclarationsLocked,
-    JudgementCorrected,
-    PartnerFlagged,
-    QuestionClosed,
     QuizConfig,
-    QuizEvent,
-    QuizState,
-    apply_event,
     draw_spurs,
     initial_state,
     make_config,
     situation,
 )
-from koth.games.quiz import BreakTaken as EngineBreak
 from koth.games.quiz import LightningQuestion as EngineLightning
 from koth.games.quiz import QuestionOpened as EngineOpened
 from koth.games.quiz.errors import QuizRuleError
 from koth.games.quiz.events import LightningAnswer
 from koth.games.quiz.pack import Pack
-from koth.games.quiz.situation import Downgrade
 from koth.games.quiz.wording import DECLARATION_TEXTS, problem_template
 from koth.i18n import N_, Term, Text
 from koth.server.errors import (
     AlreadyAnsweredError,
-    AnsweringClosedError,
     IllegalDeclarationError,
     InvalidRequestError,
     JoinClosedError,
@@ -53,138 +45,13 @@ from koth.server.errors import (
 )
 from koth.server.quiz import ops
 from koth.server.quiz.control import Change, HostControl
+from koth.server.quiz.judging import Judging
 from koth.server.quiz.names import check_team_name, name_key
+from koth.server.quiz.parts import Answer, Part, Question, Team, Timer, advanced, part_names
 from koth.server.quiz.show import check_screen, load_pack, play_media
 
 
-@dataclass
-class Team:
-    name: str
-    token_hashes: set[str] = field(default_factory=set)
-    recovery_hash: str | None = None
-    withdrawn_after: int | None = None
-    """questions opened in its part when the team withdrew (rules Q36)"""
-    withdrawn_in: str = ""
-    """the part it withdrew from"""
-
-    @property
-    def has_device(self) -> bool:
-        return bool(self.token_hashes)
-
-
-@dataclass
-class Timer:
-    """Answering time, from server timestamps; clients only display it."""
-
-    seconds: float
-    started_at: float
-    paused_at: float | None = None
-    paused_total: float = 0.0
-    closed_at: float | None = None
-
-    def elapsed(self, now: float) -> float:
-        end = now
-        if self.closed_at is not None:
-            end = min(end, self.closed_at)
-        if self.paused_at is not None:
-            end = min(end, self.paused_at)
-        return max(0.0, end - self.started_at - self.paused_total)
-
-    def remaining(self, now: float) -> float:
-        return max(0.0, self.seconds - self.elapsed(now))
-
-    def accepts(self, at: float) -> bool:
-        """An answer received at ``at`` is in time (pausing stops the clock, not answering)."""
-        if self.closed_at is not None and at >= self.closed_at:
-            return False
-        return at >= self.started_at and self.remaining(at) > 0
-
-    def is_open(self, now: float) -> bool:
-        return self.closed_at is None and self.remaining(now) > 0
-
-
-@dataclass
-class Answer:
-    question: int
-    team: str
-    text: str
-    key: str
-    at: float
-    time: float
-    """seconds since the question was read (Q16)"""
-    submission_id: str
-    by: str
-    seq: int
-    judged: bool | None = None
-
-
-@dataclass
-class Appeal:
-    question: int
-    team: str
-    correct: bool
-    comment: str
-    at: float
-    after_question: int
-    """the last question closed when the appeal was made (where the protocol puts it)"""
-    downgraded: list[Downgrade] = field(default_factory=list)
-    """downgrades the correction caused, as the engine reported them"""
-    admitted: bool = False
-    """the team's answer never arrived: the judge typed it in on appeal (Q26)"""
-
-
-@dataclass
-class Question:
-    number: int
-    declarations: dict[str, ops.Declaration] = field(default_factory=dict)
-    late: list[tuple[str, ops.Declaration]] = field(default_factory=list)
-    locked_at: float | None = None
-    timer: Timer | None = None
-    answers: dict[str, Answer] = field(default_factory=dict)
-    partner_flag: bool = False
-    resolved: bool = False
-    judged_at_close: dict[str, bool] = field(default_factory=dict)
-    screen: ops.Screen | None = None
-    """what the big screen shows for it (None: the mountain, as before any pack)"""
-    shown: bool = False
-    """its text was shown (its picture may then be served to everyone)"""
-    media_playing: bool = False
-    """the host's last word on its sound or video: play (True) or pause"""
-    media_starts: int = 0
-    """how often the host started it from the beginning (a replay restarts it)"""
-    media_phones: bool = False
-    """the phones play it too (the host's choice)"""
-
-
-@dataclass
-class Part:
-    name: str
-    config: QuizConfig
-    state: QuizState
-    questions: list[Question] = field(default_factory=list)
-    appeals: list[Appeal] = field(default_factory=list)
-    lightning: list[ops.Lightning] = field(default_factory=list)
-    breaks: list[int] = field(default_factory=list)
-    memo: dict[str, tuple[tuple[Any, ...], Any]] = field(default_factory=dict)
-    """views computed once per engine state (see koth.server.quiz.views)"""
-
-    @property
-    def open_question(self) -> Question | None:
-        if self.questions and not self.questions[-1].resolved:
-            return self.questions[-1]
-        return None
-
-    @property
-    def settled(self) -> bool:
-        """Over, with every tie for a prize place (or across the cut) settled."""
-        return self.state.finished and not situation(self.state).lightning_required
-
-
-def part_names(settings: ops.EventSettings) -> list[str]:
-    return ["game"] if settings.format == "single" else ["semifinal 1", "semifinal 2", "final"]
-
-
-class EventModel(HostControl):
+class EventModel(HostControl, Judging):
     """The whole event; ``seq`` is the number of log rows folded so far."""
 
     def __init__(self, event_id: str) -> None:
@@ -454,7 +321,7 @@ class EventModel(HostControl):
 
     def _on_question_opened(self, op: ops.QuestionOpened, _seq: int) -> None:
         part = self.current_part()
-        state = _engine(part.state, [EngineOpened(op.question)])
+        state = advanced(part.state, [EngineOpened(op.question)])
         part.state = state
         part.questions.append(Question(op.question))
 
@@ -462,7 +329,7 @@ class EventModel(HostControl):
         part, q = self._question(op.question)
         self._plays(part, op.team)
         try:
-            part.state = _engine(
+            part.state = advanced(
                 part.state, [DeclarationMade(op.question, op.team, op.declaration)]
             )
         except QuizRuleError as exc:
@@ -487,7 +354,7 @@ class EventModel(HostControl):
 
     def _on_locked(self, op: ops.Locked, _seq: int) -> None:
         part, q = self._question(op.question)
-        part.state = _engine(part.state, [DeclarationsLocked(op.question)])
+        part.state = advanced(part.state, [DeclarationsLocked(op.question)])
         q.locked_at = op.at
 
     def _on_answering_opened(self, op: ops.AnsweringOpened, _seq: int) -> None:
@@ -534,226 +401,10 @@ class EventModel(HostControl):
             raise WrongPhaseError(N_("answering is already closed"))
         timer.closed_at = op.at
 
-    def _on_answered(self, op: ops.Answered, seq: int) -> None:
-        part = self.current_part()
-        if 1 <= op.question <= len(part.questions) and part.questions[op.question - 1].resolved:
-            raise AnsweringClosedError(
-                N_("question {question} is over: the answer was not accepted"),
-                question=op.question,
-            )
-        part, q = self._question(op.question)
-        self._plays(part, op.team)
-        text = self._answer_text(op.text)
-        if op.submission_id in self.submissions:
-            raise AlreadyAnsweredError(N_("this submission was already stored"))
-        if op.team in q.answers:
-            raise AlreadyAnsweredError(
-                N_(
-                    "team {team} already answered question {question}; only the first answer counts"
-                ),
-                team=op.team,
-                question=op.question,
-            )
-        if op.by == "team":
-            if q.timer is None:
-                raise AnsweringClosedError(
-                    N_("answering for question {question} has not opened yet"),
-                    question=op.question,
-                )
-            if not q.timer.accepts(op.at):
-                raise AnsweringClosedError(
-                    N_(
-                        "answering for question {question} is closed: your answer arrived "
-                        "after the time was up and was not accepted"
-                    ),
-                    question=op.question,
-                )
-        elif q.locked_at is None:
-            raise WrongPhaseError(N_("the question has not been read yet"))
-        assert q.locked_at is not None
-        time = round(max(0.0, op.at - q.locked_at), 3)
-        part.state = _engine(part.state, [AnswerReceived(op.question, op.team, time)])
-        answer = Answer(
-            op.question,
-            op.team,
-            text,
-            ops.normalise_answer(text),
-            op.at,
-            time,
-            op.submission_id,
-            op.by,
-            seq,
-        )
-        q.answers[op.team] = answer
-        self.submissions[op.submission_id] = answer
-
-    def _answer_text(self, given: str) -> str:
-        """An answer as it is kept: trimmed, of a length that fits and (for a new op)
-        with a letter or digit in it."""
-        text = given.strip()
-        if not text or len(text) > ops.ANSWER_MAX:
-            raise InvalidRequestError(
-                N_("an answer has 1 to {most} characters (got {got})"),
-                most=ops.ANSWER_MAX,
-                got=len(text),
-            )
-        if self._new and not ops.normalise_answer(text):
-            raise InvalidRequestError(
-                N_(
-                    "an answer needs a letter or digit: one of only spaces, punctuation or "
-                    "invisible characters is no answer"
-                )
-            )
-        return text
-
-    def _on_judged(self, op: ops.Judged, _seq: int) -> None:
-        part, q = self._question(op.question)
-        if not op.teams:
-            raise InvalidRequestError(N_("no answer to judge"))
-        events: list[QuizEvent] = []
-        for team in op.teams:
-            answer = q.answers.get(team)
-            if answer is None:
-                raise NotFoundError(
-                    N_("team {team} has no answer to question {question}"),
-                    team=team,
-                    question=op.question,
-                )
-            if answer.judged is None:
-                events.append(AnswerJudged(op.question, team, op.correct))
-            elif answer.judged != op.correct:
-                events.append(JudgementCorrected(op.question, team, op.correct))
-        part.state = _engine(part.state, events)
-        for team in op.teams:
-            q.answers[team].judged = op.correct
-
-    def _on_partner_set(self, op: ops.PartnerSet, _seq: int) -> None:
-        part, q = self._question(op.question)
-        part.state = _engine(part.state, [PartnerFlagged(op.question, op.partner)])
-        q.partner_flag = op.partner
-
-    def _on_resolved(self, op: ops.Resolved, _seq: int) -> None:
-        part, q = self._question(op.question)
-        unjudged = sorted(t for t, a in q.answers.items() if a.judged is None)
-        if unjudged:
-            raise WrongPhaseError(
-                N_(
-                    "answers not judged yet: {count} (e.g. team {team}); "
-                    "judge every answer before resolving the question"
-                ),
-                count=len(unjudged),
-                team=unjudged[0],
-            )
-        part.state = _engine(part.state, [QuestionClosed(op.question)])
-        q.resolved = True
-        q.judged_at_close = {t: bool(a.judged) for t, a in q.answers.items()}
-
-    def _on_corrected(self, op: ops.Corrected, seq: int) -> None:
-        if op.answer is not None:
-            self._admit(op, seq)
-        else:
-            self._correct(op.question, [op.team], op.correct, op.comment, op.at)
-
-    def _admit(self, op: ops.Corrected, seq: int) -> None:
-        """An appeal for a team whose answer never arrived: the judge types it in and it
-        joins the closed question with the verdict; the rest is recomputed (Q26)."""
-        assert op.answer is not None
-        part = self.current_part()
-        self._closed(part, op.question, op.comment)
-        if op.team not in self.teams:
-            raise NotFoundError(N_("no team {team!r}"), team=op.team)
-        self._plays(part, op.team)
-        q = part.questions[op.question - 1]
-        if op.team in q.answers:
-            raise WrongPhaseError(
-                N_("team {team} answered question {question}: appeal its judgement instead"),
-                team=op.team,
-                question=op.question,
-            )
-        text = self._answer_text(op.answer)
-        before = situation(part.state).downgraded
-        state = _engine(part.state, [AnswerAdmitted(op.question, op.team, op.correct)])
-        after = situation(state).downgraded
-        part.state = state
-        answer = Answer(
-            op.question, op.team, text, ops.normalise_answer(text), op.at, 0.0, "", "judge", seq
-        )
-        answer.judged = op.correct
-        q.answers[op.team] = answer
-        part.appeals.append(
-            Appeal(
-                op.question,
-                op.team,
-                op.correct,
-                op.comment,
-                op.at,
-                after_question=len(part.questions),
-                downgraded=[d for d in after if d not in before],
-                admitted=True,
-            )
-        )
-
-    def _on_group_corrected(self, op: ops.GroupCorrected, _seq: int) -> None:
-        if not op.teams or len(set(op.teams)) != len(op.teams):
-            raise InvalidRequestError(N_("an appeal for a group names each of its teams once"))
-        self._correct(op.question, op.teams, op.correct, op.comment, op.at)
-
-    def _correct(
-        self, question: int, teams: list[str], correct: bool, comment: str, at: float
-    ) -> None:
-        """An appeal for ``teams`` on a closed question: all of it, or (refused) none."""
-        part = self.current_part()
-        self._closed(part, question, comment)
-        q = part.questions[question - 1]
-        missing = [t for t in teams if t not in q.answers]
-        if missing:
-            raise NotFoundError(
-                N_("team {team} gave no answer to question {question}"),
-                team=missing[0],
-                question=question,
-            )
-        state = part.state
-        appeals: list[Appeal] = []
-        for team in teams:
-            before = situation(state).downgraded
-            state = _engine(state, [JudgementCorrected(question, team, correct)])
-            after = situation(state).downgraded
-            appeals.append(
-                Appeal(
-                    question,
-                    team,
-                    correct,
-                    comment,
-                    at,
-                    after_question=len(part.questions),
-                    downgraded=[d for d in after if d not in before],
-                )
-            )
-        part.state = state
-        for team in teams:
-            q.answers[team].judged = correct
-        part.appeals.extend(appeals)
-
-    def _closed(self, part: Part, question: int, comment: str) -> None:
-        """An appeal's question is a closed question of ``part`` and its comment fits."""
-        if len(comment) > ops.COMMENT_MAX:
-            raise InvalidRequestError(
-                N_("a comment has at most {most} characters"), most=ops.COMMENT_MAX
-            )
-        if not 1 <= question <= len(part.questions) or not part.questions[question - 1].resolved:
-            raise WrongPhaseError(
-                N_(
-                    "question {question} is not a closed question of {part}; "
-                    "while a question is open, judge it again instead"
-                ),
-                question=question,
-                part=Term(part.name),
-            )
-
     def _on_break(self, _op: ops.BreakTaken, _seq: int) -> None:
         part = self.current_part()
         after = len(part.questions)
-        part.state = _engine(part.state, [EngineBreak(after)])
+        part.state = advanced(part.state, [EngineBreak(after)])
         part.breaks.append(after)
 
     def _on_lightning(self, op: ops.Lightning, _seq: int) -> None:
@@ -764,7 +415,7 @@ class EventModel(HostControl):
                 N_("team {team} is not in this lightning question"), team=unknown[0]
             )
         answers = {t: LightningAnswer(t in op.right) for t in op.teams}
-        part.state = _engine(part.state, [EngineLightning(tuple(op.teams), answers)])
+        part.state = advanced(part.state, [EngineLightning(tuple(op.teams), answers)])
         part.lightning.append(op)
 
     # ------------------------------------------------------------------ the show
@@ -804,12 +455,6 @@ class EventModel(HostControl):
             raise WrongPhaseError(
                 N_("team {team} has withdrawn: it declares and answers nothing"), team=team
             )
-
-
-def _engine(state: QuizState, events: Iterable[QuizEvent]) -> QuizState:
-    for event in events:
-        state = apply_event(state, event)
-    return state
 
 
 def part_config(

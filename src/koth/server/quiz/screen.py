@@ -15,7 +15,8 @@ from koth.games.quiz.pack import PackQuestion
 from koth.games.quiz.wording import end_text
 from koth.i18n import Translator
 from koth.server.quiz import ops
-from koth.server.quiz.model import EventModel, Part, Question
+from koth.server.quiz.model import EventModel
+from koth.server.quiz.parts import Part, Question
 from koth.server.quiz.schemas import (
     AnswerGroup,
     ExpectedAnswer,

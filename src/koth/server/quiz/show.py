@@ -7,7 +7,7 @@ built from them are in :mod:`koth.server.quiz.screen`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -15,9 +15,7 @@ from koth.games.quiz.pack import Pack, PackQuestion
 from koth.i18n import N_
 from koth.server.errors import InvalidRequestError, WrongPhaseError
 from koth.server.quiz import ops
-
-if TYPE_CHECKING:
-    from koth.server.quiz.model import Part, Question, Timer
+from koth.server.quiz.parts import Part, Question, Timer
 
 
 def load_pack(data: dict[str, Any]) -> Pack:

@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 
 from koth.games.quiz import legal_declarations, situation
 from koth.server.quiz import screen
-from koth.server.quiz.model import EventModel, Part, Question, part_names
+from koth.server.quiz.model import EventModel
+from koth.server.quiz.parts import Part, Question, part_names
 from koth.server.quiz.schemas import (
     AnswerGroup,
     AnswerStatus,
