@@ -19,9 +19,7 @@ from koth.games.quiz.pack import PackError, parse_pack
 from koth.i18n import N_, Term
 from koth.server.errors import InvalidRequestError, NotFoundError, WrongPhaseError
 from koth.server.quiz import ops
-from koth.server.quiz.model import EventModel
-from koth.server.quiz.names import normal_name
-from koth.server.quiz.schemas import (
+from koth.server.quiz.command_schemas import (
     AddTeamCommand,
     AnswerForTeamCommand,
     AppealCommand,
@@ -42,6 +40,8 @@ from koth.server.quiz.schemas import (
     ScreenCommand,
     TeamCommand,
 )
+from koth.server.quiz.model import EventModel
+from koth.server.quiz.names import normal_name
 
 B = TypeVar("B", bound=BaseModel)
 #: a command: (the event, the request body, the server time) -> the op to append

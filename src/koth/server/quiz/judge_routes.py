@@ -24,14 +24,13 @@ from koth.server.errors import (
     error_responses,
 )
 from koth.server.quiz import commands
-from koth.server.quiz.schemas import (
+from koth.server.quiz.command_schemas import (
     AddTeamCommand,
     AnswerForTeamCommand,
     AppealCommand,
     ExtendCommand,
     GroupAppealCommand,
     JudgeCommand,
-    JudgeMessage,
     LightningCommand,
     LockJoiningCommand,
     MediaCommand,
@@ -46,6 +45,7 @@ from koth.server.quiz.schemas import (
     ScreenCommand,
     TeamCommand,
 )
+from koth.server.quiz.schemas import JudgeMessage
 from koth.server.ratelimit import Action
 
 #: what any write to an event may be refused with

@@ -35,6 +35,7 @@ from koth.server.errors import (
 from koth.server.listeners import Listener, Sink
 from koth.server.memory import LiveCache
 from koth.server.quiz import commands, ops, views
+from koth.server.quiz.command_schemas import PackUpload
 from koth.server.quiz.commands import B, Command
 from koth.server.quiz.export import protocol_document, results_csv, stats_csv
 from koth.server.quiz.live import JUDGE, PROJECTOR, LiveEvent, QuizMessage, load_model, team_key
@@ -46,7 +47,6 @@ from koth.server.quiz.schemas import (
     CredentialsResponse,
     EventLinks,
     JudgeMessage,
-    PackUpload,
     PictureStoredResponse,
     ProjectorMessage,
     ProtocolDocument,
