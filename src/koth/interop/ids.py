@@ -10,6 +10,7 @@ lookup by identity.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import FunctionType
 from typing import Any
 
 from koth.core.game import Game
@@ -24,15 +25,24 @@ class ActionIds:
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
         self._ids: dict[Any, int] = {}
-        self._actions: dict[int, Any] = {}
+        #: id -> action value, for the ids converted so far (read it, never write)
+        self.actions: dict[int, Any] = {}
         #: id(action) -> action id, for the action values kept alive in ``_kept`` (the
         #: engines reuse their action values, so most conversions are one int-keyed
         #: lookup; several equal values of one action may each have an entry)
         self._ids_by_identity: dict[int, int] = {}
         self._kept: list[Any] = []
+        #: whether every action class seen so far hashes in C (a compiled class): then
+        #: a lookup by value costs less than ``id()`` and a lookup by identity
+        self._by_value_first = True
 
     def ids_of(self, actions: Sequence[Any]) -> list[int]:
         """The ids of ``actions``, in their order."""
+        if self._by_value_first:
+            try:
+                return list(map(self._ids.__getitem__, actions))
+            except KeyError:
+                return [self._id_of(action) for action in actions]
         # Only a value kept alive in _kept enters the identity memo, so no other object
         # can have its id() while the entry exists: a hit is that very value.
         try:
@@ -51,7 +61,9 @@ class ActionIds:
         action_id = self._ids.get(action)
         if action_id is None:
             action_id = self._ids[action] = self.game.action_id(action)
-            self._actions[action_id] = action
+            self.actions[action_id] = action
+            if isinstance(type(action).__hash__, FunctionType):  # hashed in Python
+                self._by_value_first = False
         if len(self._kept) < KEPT_LIMIT:
             # an engine that builds its action values afresh at every call would fill
             # this up: past the limit, such values take the hashing path above
@@ -61,7 +73,7 @@ class ActionIds:
 
     def action_of(self, action_id: int) -> Any:
         """The action value of ``action_id`` (the game's ``action_from_id``, memoised)."""
-        action = self._actions.get(action_id)
+        action = self.actions.get(action_id)
         if action is None:
-            action = self._actions[action_id] = self.game.action_from_id(action_id)
+            action = self.actions[action_id] = self.game.action_from_id(action_id)
         return action
