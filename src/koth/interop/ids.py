@@ -10,6 +10,7 @@ lookup by identity.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from types import FunctionType
 from typing import Any
 
@@ -53,6 +54,15 @@ class ActionIds:
             return list(map(self._ids.__getitem__, actions))
         except KeyError:
             return [self._id_of(action) for action in actions]
+
+    def outcome_ids(self, outcomes: Sequence[tuple[Any, float]]) -> list[int]:
+        """The ids of the actions of ``outcomes``, (action, probability) pairs."""
+        if self._by_value_first:
+            try:
+                return list(map(self._ids.__getitem__, map(itemgetter(0), outcomes)))
+            except KeyError:
+                pass
+        return self.ids_of(list(map(itemgetter(0), outcomes)))
 
     def _id_of(self, action: Any) -> int:
         action_id = self._ids_by_identity.get(id(action))

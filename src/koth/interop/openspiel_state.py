@@ -103,6 +103,7 @@ class _Adapter:
         self._initial: _Node | None = None
         self.ids = ActionIds(game)
         self.ids_of = self.ids.ids_of
+        self.outcome_ids = self.ids.outcome_ids
         self.action_of = self.ids.action_of
         #: id -> action value, as far as ``action_of`` has converted them
         self.actions = self.ids.actions
@@ -163,7 +164,7 @@ class _Node:
         "kind",
         "offered",
         "others",
-        "outcomes",
+        "probabilities",
     )
 
     def __init__(self, adapter: _Adapter, data: Any) -> None:
@@ -175,13 +176,15 @@ class _Node:
         # the turn-based form asks the acting players of a simultaneous node in turn
         if kind is _PLAYER or (kind is _SIMULTANEOUS and adapter.turn_based):
             self.current = players[0]
+        elif kind is _CHANCE:
+            self.current = CHANCE
         else:
             self.current = _NODE_ID[kind]
         #: the legal ids of ``current`` (a player, or chance: the outcomes' ids)
         self.ids: list[int] | None = None
-        #: chance node: the (id, probability) pairs, in the game's order, and the
-        #: game's outcomes when they tell an offered action in one call
-        self.outcomes: list[tuple[int, float]] | None = None
+        #: chance node: the outcomes' probabilities (one float when all are equal),
+        #: and the game's outcomes when they tell an offered action in one call
+        self.probabilities: list[float] | float = 0.0
         self.offered: UniformOutcomes[Any] | None = None
         #: any other player's legal ids (simultaneous nodes)
         self.others: dict[PlayerId, list[int]] | None = None
@@ -192,15 +195,11 @@ class _Node:
         (in the game's order, as OpenSpiel lists a Python game's chance outcomes)."""
         ids = self.ids
         if ids is None:
-            adapter = self.adapter
             if self.kind is _CHANCE:
-                self.chance_pairs()
-                ids = self.ids
-                assert ids is not None
-            else:
-                # the contract sorts legal actions by id; the conformance suite checks it
-                ids = adapter.ids_of(adapter.legal_actions(self.data, self.current))
-            self.ids = ids
+                return self.chance_ids()
+            adapter = self.adapter
+            # the contract sorts legal actions by id; the conformance suite checks it
+            ids = self.ids = adapter.ids_of(adapter.legal_actions(self.data, self.current))
         return ids
 
     def legal(self, player: PlayerId) -> list[int]:
@@ -220,31 +219,38 @@ class _Node:
         return ids
 
     def chance_pairs(self) -> list[tuple[int, float]]:
-        """The chance outcomes as (id, probability) pairs (shared: never change it)."""
-        outcomes = self.outcomes
-        if outcomes is None:
+        """A new list of the chance outcomes as (id, probability) pairs."""
+        ids = self.chance_ids()
+        probabilities = self.probabilities
+        if isinstance(probabilities, float):
+            return list(zip(ids, repeat(probabilities, len(ids)), strict=True))
+        return list(zip(ids, probabilities, strict=True))
+
+    def chance_ids(self) -> list[int]:
+        """The chance outcomes' ids, in the game's order ([] at another node)."""
+        ids = self.ids
+        if ids is None:
             if self.kind is not _CHANCE:
                 return []
-            raw = self.adapter.game.chance_outcomes(self.data)
+            adapter = self.adapter
+            raw = adapter.game.chance_outcomes(self.data)
             if isinstance(raw, UniformOutcomes):  # (action, 1 / n) pairs built when read
                 self.offered = raw
-                listed = raw.listed()
-                ids = self.adapter.ids_of(list(map(itemgetter(0), listed)))
-                outcomes = list(zip(ids, repeat(raw.probability, len(ids)), strict=True))
+                ids = adapter.outcome_ids(raw.listed())
+                self.probabilities = raw.probability
             else:
                 listed = list(raw)
-                ids = self.adapter.ids_of(list(map(itemgetter(0), listed)))
-                outcomes = list(zip(ids, map(itemgetter(1), listed), strict=True))
+                ids = adapter.outcome_ids(listed)
+                self.probabilities = list(map(itemgetter(1), listed))
             self.ids = ids
-            self.outcomes = outcomes
-        return outcomes
+        return ids
 
     def holds(self, action: int, value: Any) -> bool:
         """Whether ``action`` (whose value is ``value``) is legal for ``current``. A
         False may be wrong (a long list the game failed to sort, an equal value that is
         not the very one offered): check ``legal`` before refusing."""
         if self.kind is _CHANCE:
-            self.chance_pairs()
+            self.chance_ids()
             offered = self.offered
             if offered is not None:
                 return offered.offers(value)
@@ -383,10 +389,15 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         node = self._node
-        if player is None and not self._pending:
-            kind = node.kind
-            if kind is _PLAYER or kind is _CHANCE:  # the hot path
+        kind = node.kind
+        if player is None:
+            if (kind is _PLAYER or kind is _CHANCE) and not self._pending:  # the hot path
                 return node.mover_ids()[:]  # a copy: the node's list is shared
+        elif kind is _SIMULTANEOUS and player >= 0 and node.adapter.simultaneous:
+            # the faithful form's simultaneous node: every player submits
+            if player in node.acting:
+                return node.legal(player)[:]
+            return [node.adapter.noop]
         current = self.current_player()
         if player is None:
             if current >= 0:
@@ -405,7 +416,7 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return node.legal(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._node.chance_pairs()[:]  # a copy: the node's list is shared
+        return self._node.chance_pairs()
 
     # ------------------------------------------------------------ transitions
     def _apply_action(self, action: int) -> None:
@@ -416,7 +427,12 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
             adapter = node.adapter
             # every id a node lists has been converted: an id without a value is illegal
             value = adapter.actions.get(action)
-            if value is None or not node.holds(action, value):
+            ids = node.ids
+            if (
+                value is None
+                or ids is None
+                or not (action in ids if len(ids) < _SCAN_LIMIT else node.holds(action, value))
+            ):
                 self._check_legal(player, action)  # which names what is legal
                 value = adapter.action_of(action)
             self._node = _Node(adapter, adapter.apply(node.data, player, value))
@@ -447,9 +463,11 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
         if len(actions) != node.adapter.num_players:
             raise IllegalActionError(f"expected {node.adapter.num_players} actions")
         joint: dict[PlayerId, int] = {}
+        acting = node.acting
         for player, action in enumerate(actions):
-            if player in node.acting:
-                self._check_legal(player, action)
+            if player in acting:
+                if action not in node.legal(player):  # short lists: a scan
+                    self._check_legal(player, action)
                 joint[player] = action
             elif action != node.adapter.noop:
                 raise IllegalActionError(
@@ -460,9 +478,10 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_joint(self, joint: dict[PlayerId, int]) -> None:
         node = self._node
-        game = node.adapter.game
-        actions = {p: node.adapter.action_of(a) for p, a in joint.items()}
-        self._node = node.child(game.apply_joint(node.data, actions))
+        adapter = node.adapter
+        known = adapter.actions
+        actions = {p: known.get(a) or adapter.action_of(a) for p, a in joint.items()}
+        self._node = _Node(adapter, adapter.game.apply_joint(node.data, actions))
 
     def _check_legal(self, player: PlayerId, action: int) -> None:
         legal = self._node.legal(player)  # short lists: a scan beats building a set

@@ -146,7 +146,7 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             raise InvalidActionError(f"{agent} must act: None is only for finished agents")
         player = self._players[agent]
         action_id = int(action)
-        legal, ids = self._legal_of(player)
+        legal, ids = self._legal.get(player) or self._legal_of(player)
         try:
             # the very value offered: GameState's fast check
             chosen = legal[ids.index(action_id)]
@@ -178,7 +178,8 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._legal.clear()
         if self._observed:
             self._observed.clear()
-        self._unmask()
+        if self._masked is not None:
+            self._unmask()
 
     def _unmask(self) -> None:
         """Take the action mask out of the info of the agent that held it."""
@@ -200,7 +201,7 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
     def _mask(self, player: PlayerId) -> npt.NDArray[np.int8]:
         """A new mask of ``player``'s legal ids (a copy of the one made for the same ids
         before, while the memo has room: copying costs less than filling)."""
-        ids = self._legal_of(player)[1]
+        ids = (self._legal.get(player) or self._legal_of(player))[1]
         key = tuple(ids)
         mask = self._masks.get(key)
         if mask is None:
