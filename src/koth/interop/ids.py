@@ -4,7 +4,8 @@ Every step through an adapter converts a whole legal-action list to ids (OpenSpi
 ``legal_actions``, PettingZoo's action mask) and one chosen id back to its action. Ids
 are stable and actions immutable, so each conversion is computed once per game; the
 koth engines also reuse their action values, so most conversions are one int-keyed
-lookup by identity.
+lookup by identity, or, for action classes that hash in C (the compiled card game's),
+one lookup by value, which costs less than taking ``id()`` first.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from koth.core.game import Game
 
 #: action values a memo keeps alive for its identity table (a few MB at most)
 KEPT_LIMIT = 50_000
+_FIRST = itemgetter(0)
 
 
 class ActionIds:
@@ -33,6 +35,9 @@ class ActionIds:
         #: lookup; several equal values of one action may each have an entry)
         self._ids_by_identity: dict[int, int] = {}
         self._kept: list[Any] = []
+        # the lookups of every conversion, bound once
+        self._by_value = self._ids.__getitem__
+        self._by_identity = self._ids_by_identity.__getitem__
         #: whether every action class seen so far hashes in C (a compiled class): then
         #: a lookup by value costs less than ``id()`` and a lookup by identity
         self._by_value_first = True
@@ -41,17 +46,17 @@ class ActionIds:
         """The ids of ``actions``, in their order."""
         if self._by_value_first:
             try:
-                return list(map(self._ids.__getitem__, actions))
+                return list(map(self._by_value, actions))
             except KeyError:
                 return [self._id_of(action) for action in actions]
         # Only a value kept alive in _kept enters the identity memo, so no other object
         # can have its id() while the entry exists: a hit is that very value.
         try:
-            return list(map(self._ids_by_identity.__getitem__, map(id, actions)))
+            return list(map(self._by_identity, map(id, actions)))
         except KeyError:
             pass
         try:  # values built anew (the board's assaults): equal ones were seen before
-            return list(map(self._ids.__getitem__, actions))
+            return list(map(self._by_value, actions))
         except KeyError:
             return [self._id_of(action) for action in actions]
 
@@ -59,10 +64,10 @@ class ActionIds:
         """The ids of the actions of ``outcomes``, (action, probability) pairs."""
         if self._by_value_first:
             try:
-                return list(map(self._ids.__getitem__, map(itemgetter(0), outcomes)))
+                return list(map(self._by_value, map(_FIRST, outcomes)))
             except KeyError:
                 pass
-        return self.ids_of(list(map(itemgetter(0), outcomes)))
+        return self.ids_of(list(map(_FIRST, outcomes)))
 
     def _id_of(self, action: Any) -> int:
         action_id = self._ids_by_identity.get(id(action))

@@ -182,12 +182,15 @@ class _Node:
             self.current = _NODE_ID[kind]
         #: the legal ids of ``current`` (a player, or chance: the outcomes' ids)
         self.ids: list[int] | None = None
-        #: chance node: the outcomes' probabilities (one float when all are equal),
-        #: and the game's outcomes when they tell an offered action in one call
-        self.probabilities: list[float] | float = 0.0
-        self.offered: UniformOutcomes[Any] | None = None
-        #: any other player's legal ids (simultaneous nodes)
-        self.others: dict[PlayerId, list[int]] | None = None
+        # set when first needed (fewer stores a step): ``probabilities`` and ``offered``
+        # by ``chance_ids``, ``others`` by ``legal``
+
+    #: chance node: the outcomes' probabilities (one float when all are equal), and the
+    #: game's outcomes when they tell an offered action in one call
+    probabilities: list[float] | float
+    offered: UniformOutcomes[Any] | None
+    #: any other player's legal ids (simultaneous nodes)
+    others: dict[PlayerId, list[int]]
 
     def mover_ids(self) -> list[int]:
         """The legal ids of ``current``, listed at the first call: the player to move
@@ -209,7 +212,7 @@ class _Node:
             return self.mover_ids()
         if kind is _CHANCE or player not in self.acting:
             return []
-        others = self.others
+        others: dict[PlayerId, list[int]] | None = getattr(self, "others", None)
         if others is None:
             others = self.others = {}
         ids = others.get(player)
@@ -219,7 +222,10 @@ class _Node:
         return ids
 
     def chance_pairs(self) -> list[tuple[int, float]]:
-        """A new list of the chance outcomes as (id, probability) pairs."""
+        """A new list of the chance outcomes as (id, probability) pairs ([] at another
+        node)."""
+        if self.kind is not _CHANCE:
+            return []
         ids = self.chance_ids()
         probabilities = self.probabilities
         if isinstance(probabilities, float):
@@ -227,11 +233,9 @@ class _Node:
         return list(zip(ids, probabilities, strict=True))
 
     def chance_ids(self) -> list[int]:
-        """The chance outcomes' ids, in the game's order ([] at another node)."""
+        """The chance outcomes' ids, in the game's order (at a chance node only)."""
         ids = self.ids
         if ids is None:
-            if self.kind is not _CHANCE:
-                return []
             adapter = self.adapter
             raw = adapter.game.chance_outcomes(self.data)
             if isinstance(raw, UniformOutcomes):  # (action, 1 / n) pairs built when read
@@ -239,6 +243,7 @@ class _Node:
                 ids = adapter.outcome_ids(raw.listed())
                 self.probabilities = raw.probability
             else:
+                self.offered = None
                 listed = list(raw)
                 ids = adapter.outcome_ids(listed)
                 self.probabilities = list(map(itemgetter(1), listed))
