@@ -321,6 +321,13 @@ def test_the_python_answers_equal_pyspiels_own(name: str) -> None:
                 mine = answer(partial(state.legal_actions, player))
                 theirs = answer(partial(pyspiel.State.legal_actions, state, player))
                 assert mine == theirs, player
+            # the chance outcomes, only at a chance node (after the lists asked above)
+            outcomes = state.chance_outcomes()
+            if state.is_chance_node():
+                assert [action for action, _ in outcomes] == state.legal_actions()
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            else:
+                assert outcomes == []
             if state.is_simultaneous_node():
                 state.apply_actions(
                     [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]

@@ -4,11 +4,9 @@ conventions and the Gymnasium vector env's."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from gymnasium.vector import AutoresetMode
 from pettingzoo.test import parallel_api_test
 
-from koth.core.errors import InvalidParamsError
 from koth.vector.board_gym import BoardVectorEnv
 from koth.vector.board_layout import O_MOVER, O_PHASE, OBS_SIZE, OVER
 from koth.vector.board_parallel import BoardParallelBatch, BoardParallelEnv
@@ -42,8 +40,6 @@ def test_the_parallel_batch_gives_each_agent_its_own_observation_and_the_movers_
             ended += int(done.sum())
             assert (infos["player_2"]["final_observation"][done, O_PHASE] == OVER).all()
     assert ended >= 4
-    with pytest.raises(InvalidParamsError, match="player_3"):
-        env.step({"player_3": np.zeros(4)})
 
 
 def test_the_vector_env_waits_for_the_learner_and_keeps_gymnasiums_conventions() -> None:
@@ -65,5 +61,3 @@ def test_the_vector_env_waits_for_the_learner_and_keeps_gymnasiums_conventions()
             finished += int(terminated.sum())
             assert (info["final_obs"][terminated, O_PHASE] == OVER).all()
     assert finished >= 3
-    with pytest.raises(InvalidParamsError, match=r"seat 0\.\.1"):
-        BoardVectorEnv(2, seat=2)

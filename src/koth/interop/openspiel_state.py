@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]  # no type information shipped
 
+from koth.core.chance import UniformOutcomes
 from koth.core.errors import GameOverError, IllegalActionError, InvalidParamsError
 from koth.core.facts import Utility
 from koth.core.players import CHANCE, SIMULTANEOUS, TERMINAL, NodeKind, PlayerId
@@ -32,6 +35,13 @@ from koth.interop.spec import (
 
 #: name of the no-op a non-acting player submits at a simultaneous node
 NOOP_NAME = "pass"
+
+_PLAYER: Final = NodeKind.PLAYER
+_CHANCE: Final = NodeKind.CHANCE
+_SIMULTANEOUS: Final = NodeKind.SIMULTANEOUS
+_TERMINAL: Final = NodeKind.TERMINAL
+#: legal lists shorter than this are scanned, longer ones bisected
+_SCAN_LIMIT: Final = 16
 
 _UTILITY = {
     Utility.ZERO_SUM: pyspiel.GameType.Utility.ZERO_SUM,
@@ -93,7 +103,14 @@ class _Adapter:
         self._initial: _Node | None = None
         self.ids = ActionIds(game)
         self.ids_of = self.ids.ids_of
+        self.outcome_ids = self.ids.outcome_ids
         self.action_of = self.ids.action_of
+        #: id -> action value, as far as ``action_of`` has converted them
+        self.actions = self.ids.actions
+        # the rules' calls of every step, looked up once
+        self.to_move = game.to_move
+        self.legal_actions = game.legal_actions
+        self.apply = game.apply
 
     def initial_node(self) -> _Node:
         if self._initial is None:
@@ -132,54 +149,121 @@ class _Node:
     Shared by every OpenSpiel state that reaches it through clone(): ``deepcopy``
     returns the node itself (OpenSpiel clones Python states by deep-copying their
     attributes) and pickling goes through the game's ``state_to_json``.
+
+    A playout asks a node for one list (the mover's legal ids, or the chance outcomes)
+    and applies one of its actions; the node keeps that list, and the other players'
+    lists at a simultaneous node only when asked for.
     """
 
-    __slots__ = ("_chance", "_legal", "acting", "adapter", "current", "data", "kind")
+    __slots__ = (
+        "acting",
+        "adapter",
+        "current",
+        "data",
+        "ids",
+        "kind",
+        "offered",
+        "others",
+        "probabilities",
+    )
 
     def __init__(self, adapter: _Adapter, data: Any) -> None:
         self.adapter = adapter
         self.data = data
-        to_move = adapter.game.to_move(data)
-        self.kind = to_move.kind
-        self.acting = to_move.players
+        to_move = adapter.to_move(data)
+        self.kind = kind = to_move.kind
+        self.acting = players = to_move.players
         # the turn-based form asks the acting players of a simultaneous node in turn
-        turns = self.kind is NodeKind.PLAYER or (
-            self.kind is NodeKind.SIMULTANEOUS and adapter.turn_based
-        )
-        self.current = to_move.players[0] if turns else _NODE_ID[self.kind]
-        self._legal: dict[PlayerId, list[int]] = {}
-        self._chance: list[tuple[int, float]] | None = None
+        if kind is _PLAYER or (kind is _SIMULTANEOUS and adapter.turn_based):
+            self.current = players[0]
+        elif kind is _CHANCE:
+            self.current = CHANCE
+        else:
+            self.current = _NODE_ID[kind]
+        #: the legal ids of ``current`` (a player, or chance: the outcomes' ids)
+        self.ids: list[int] | None = None
+        # set when first needed (fewer stores a step): ``probabilities`` and ``offered``
+        # by ``chance_ids``, ``others`` by ``legal``
 
-    def legal(self, player: PlayerId) -> list[int]:
-        """The sorted legal action ids of ``player`` (chance included)."""
-        ids = self._legal.get(player)
+    #: chance node: the outcomes' probabilities (one float when all are equal), and the
+    #: game's outcomes when they tell an offered action in one call
+    probabilities: list[float] | float
+    offered: UniformOutcomes[Any] | None
+    #: any other player's legal ids (simultaneous nodes)
+    others: dict[PlayerId, list[int]]
+
+    def mover_ids(self) -> list[int]:
+        """The legal ids of ``current``, listed at the first call: the player to move
+        (the first acting player at a simultaneous node), or the chance outcomes' ids
+        (in the game's order, as OpenSpiel lists a Python game's chance outcomes)."""
+        ids = self.ids
         if ids is None:
-            game = self.adapter.game
-            if self.kind is NodeKind.CHANCE:
-                if player == CHANCE:
-                    self.chance_outcomes()  # which keeps the outcomes' ids
-                    return self._legal[CHANCE]
-                ids = []
-            elif player in self.acting:
-                # the contract sorts legal actions by id; the conformance suite checks it
-                ids = self.adapter.ids_of(game.legal_actions(self.data, player))
-            else:
-                ids = []
-            self._legal[player] = ids
+            if self.kind is _CHANCE:
+                return self.chance_ids()
+            adapter = self.adapter
+            # the contract sorts legal actions by id; the conformance suite checks it
+            ids = self.ids = adapter.ids_of(adapter.legal_actions(self.data, self.current))
         return ids
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._chance is None:
-            game = self.adapter.game
-            raw = list(game.chance_outcomes(self.data))
-            ids = self.adapter.ids_of(list(map(itemgetter(0), raw)))
-            outcomes = list(zip(ids, map(itemgetter(1), raw), strict=True))
-            if sorted(ids) != ids:
-                outcomes.sort()
-                ids = [a for a, _ in outcomes]
-            self._chance = outcomes
-            self._legal[CHANCE] = ids  # what legal(CHANCE) answers
-        return self._chance
+    def legal(self, player: PlayerId) -> list[int]:
+        """The legal action ids of ``player`` (chance included)."""
+        kind = self.kind
+        if player == self.current and kind is not _TERMINAL:
+            return self.mover_ids()
+        if kind is _CHANCE or player not in self.acting:
+            return []
+        others: dict[PlayerId, list[int]] | None = getattr(self, "others", None)
+        if others is None:
+            others = self.others = {}
+        ids = others.get(player)
+        if ids is None:
+            adapter = self.adapter
+            ids = others[player] = adapter.ids_of(adapter.legal_actions(self.data, player))
+        return ids
+
+    def chance_pairs(self) -> list[tuple[int, float]]:
+        """A new list of the chance outcomes as (id, probability) pairs ([] at another
+        node)."""
+        if self.kind is not _CHANCE:
+            return []
+        ids = self.chance_ids()
+        probabilities = self.probabilities
+        if isinstance(probabilities, float):
+            return list(zip(ids, repeat(probabilities, len(ids)), strict=True))
+        return list(zip(ids, probabilities, strict=True))
+
+    def chance_ids(self) -> list[int]:
+        """The chance outcomes' ids, in the game's order (at a chance node only)."""
+        ids = self.ids
+        if ids is None:
+            adapter = self.adapter
+            raw = adapter.game.chance_outcomes(self.data)
+            if isinstance(raw, UniformOutcomes):  # (action, 1 / n) pairs built when read
+                self.offered = raw
+                ids = adapter.outcome_ids(raw.listed())
+                self.probabilities = raw.probability
+            else:
+                self.offered = None
+                listed = list(raw)
+                ids = adapter.outcome_ids(listed)
+                self.probabilities = list(map(itemgetter(1), listed))
+            self.ids = ids
+        return ids
+
+    def holds(self, action: int, value: Any) -> bool:
+        """Whether ``action`` (whose value is ``value``) is legal for ``current``. A
+        False may be wrong (a long list the game failed to sort, an equal value that is
+        not the very one offered): check ``legal`` before refusing."""
+        if self.kind is _CHANCE:
+            self.chance_ids()
+            offered = self.offered
+            if offered is not None:
+                return offered.offers(value)
+        ids = self.mover_ids()
+        if len(ids) < _SCAN_LIMIT:
+            return action in ids
+        at = bisect_left(ids, action)
+        return at < len(ids) and ids[at] == action
 
     def child(self, data: Any) -> _Node:
         return _Node(self.adapter, data)
@@ -276,11 +360,13 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state: a shared immutable koth node plus, in the turn-based form,
     the submissions collected so far at a simultaneous node."""
 
+    #: turn-based form: (player, action id) submitted at this simultaneous node (an
+    #: instance attribute only once set: OpenSpiel's clone deep-copies each one)
+    _pending: tuple[tuple[PlayerId, int], ...] = ()
+
     def __init__(self, game: KothOpenSpielGame, node: _Node) -> None:
         super().__init__(game)
         self._node = node
-        #: turn-based form: (player, action id) submitted at this simultaneous node
-        self._pending: tuple[tuple[PlayerId, int], ...] = ()
 
     # ------------------------------------------------------------ who moves
     def current_player(self) -> int:
@@ -290,7 +376,7 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self._node.current
 
     def is_terminal(self) -> bool:
-        return self._node.kind is NodeKind.TERMINAL
+        return self._node.kind is _TERMINAL
 
     # Python callers (a playout loop, OpenSpiel's Python algorithms) get these answers
     # here; pyspiel's own versions answer in C++ by calling back into current_player
@@ -298,7 +384,7 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
     # to C++ and back. Whatever these do not cover takes pyspiel's path, and C++
     # callers always do (tests/interop check both give the same answers).
     def is_chance_node(self) -> bool:
-        return self._node.kind is NodeKind.CHANCE
+        return self._node.kind is _CHANCE
 
     def is_simultaneous_node(self) -> bool:
         return self._node.current == SIMULTANEOUS
@@ -307,43 +393,56 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return self.current_player() >= 0
 
     def legal_actions(self, player: int | None = None) -> list[int]:
+        node = self._node
+        kind = node.kind
+        if player is None:
+            if (kind is _PLAYER or kind is _CHANCE) and not self._pending:  # the hot path
+                return node.mover_ids()[:]  # a copy: the node's list is shared
+        elif kind is _SIMULTANEOUS and player >= 0 and node.adapter.simultaneous:
+            # the faithful form's simultaneous node: every player submits
+            if player in node.acting:
+                return node.legal(player)[:]
+            return [node.adapter.noop]
         current = self.current_player()
         if player is None:
-            if current >= 0 or current == CHANCE:
-                return list(self._legal_actions(current))  # a copy: the node's is shared
+            if current >= 0:
+                return self._legal_actions(current)[:]
             joint: list[int] = super().legal_actions()  # none, or the flat joint actions
             return joint
         if player == current or (current == SIMULTANEOUS and player >= 0):
-            return list(self._legal_actions(player))
+            return self._legal_actions(player)[:]
         others: list[int] = super().legal_actions(player)
         return others
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
-        if (
-            node.kind is NodeKind.SIMULTANEOUS
-            and node.adapter.simultaneous
-            and player not in node.acting
-        ):
+        if node.kind is _SIMULTANEOUS and node.adapter.simultaneous and player not in node.acting:
             return [node.adapter.noop]
         return node.legal(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(self._node.chance_outcomes())  # a copy: the node's list is shared
+        return self._node.chance_pairs()
 
     # ------------------------------------------------------------ transitions
     def _apply_action(self, action: int) -> None:
         node = self._node
         kind = node.kind
-        if kind is NodeKind.PLAYER or kind is NodeKind.CHANCE:  # the hot path, inline
+        if kind is _PLAYER or kind is _CHANCE:  # the hot path, inline
             player = node.current  # CHANCE at a chance node
-            if action not in node.legal(player):
-                self._check_legal(player, action)  # which names what is legal
             adapter = node.adapter
-            data = adapter.game.apply(node.data, player, adapter.action_of(action))
-            self._node = _Node(adapter, data)
+            # every id a node lists has been converted: an id without a value is illegal
+            value = adapter.actions.get(action)
+            ids = node.ids
+            if (
+                value is None
+                or ids is None
+                or not (action in ids if len(ids) < _SCAN_LIMIT else node.holds(action, value))
+            ):
+                self._check_legal(player, action)  # which names what is legal
+                value = adapter.action_of(action)
+            self._node = _Node(adapter, adapter.apply(node.data, player, value))
             return
-        if kind is NodeKind.TERMINAL:
+        if kind is _TERMINAL:
             raise GameOverError(f"the game is over; no action is accepted ({action})")
         if not node.adapter.turn_based:  # a simultaneous node
             raise IllegalActionError("a simultaneous node: submit with apply_actions")
@@ -364,14 +463,16 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
     def _apply_actions(self, actions: Sequence[int]) -> None:
         """Faithful form: every player's action; non-acting players submit the no-op."""
         node = self._node
-        if node.kind is not NodeKind.SIMULTANEOUS:
+        if node.kind is not _SIMULTANEOUS:
             raise IllegalActionError(f"apply_actions at a {node.kind.value} node")
         if len(actions) != node.adapter.num_players:
             raise IllegalActionError(f"expected {node.adapter.num_players} actions")
         joint: dict[PlayerId, int] = {}
+        acting = node.acting
         for player, action in enumerate(actions):
-            if player in node.acting:
-                self._check_legal(player, action)
+            if player in acting:
+                if action not in node.legal(player):  # short lists: a scan
+                    self._check_legal(player, action)
                 joint[player] = action
             elif action != node.adapter.noop:
                 raise IllegalActionError(
@@ -382,9 +483,10 @@ class KothOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_joint(self, joint: dict[PlayerId, int]) -> None:
         node = self._node
-        game = node.adapter.game
-        actions = {p: node.adapter.action_of(a) for p, a in joint.items()}
-        self._node = node.child(game.apply_joint(node.data, actions))
+        adapter = node.adapter
+        known = adapter.actions
+        actions = {p: known.get(a) or adapter.action_of(a) for p, a in joint.items()}
+        self._node = _Node(adapter, adapter.game.apply_joint(node.data, actions))
 
     def _check_legal(self, player: PlayerId, action: int) -> None:
         legal = self._node.legal(player)  # short lists: a scan beats building a set

@@ -42,6 +42,9 @@ from koth.interop.spec import AnyGame, find_spec
 
 Observation = dict[str, npt.NDArray[Any]]
 
+#: how many bytes of action masks an environment keeps to copy from
+MASK_MEMO_BYTES = 4 << 20
+
 
 def _default_encoder(game: AnyGame) -> ViewEncoder:
     spec = find_spec(game)
@@ -100,6 +103,11 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._legal: dict[PlayerId, tuple[Any, list[int]]] = {}
         self._observed: dict[PlayerId, FloatArray] = {}
         self.infos: dict[str, dict[str, Any]] = {}
+        #: the agent whose info holds an action mask (the one to act), if any
+        self._masked: str | None = None
+        #: masks made so far by legal ids, up to about 4 MB of them
+        self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
+        self._masks_kept = MASK_MEMO_BYTES // max(1, num_actions)
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -119,6 +127,7 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             self._rng = random.Random(seed)
         self._state = self.game.new_initial_state()
         self._pending = {}
+        self._masked = None
         self._moved()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -136,16 +145,18 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if action is None:
             raise InvalidActionError(f"{agent} must act: None is only for finished agents")
         player = self._players[agent]
-        state = self._state
         action_id = int(action)
-        legal, ids = self._legal_of(player)
-        if action_id not in ids:
+        legal, ids = self._legal.get(player) or self._legal_of(player)
+        try:
+            # the very value offered: GameState's fast check
+            chosen = legal[ids.index(action_id)]
+        except ValueError:
             raise IllegalActionError(
                 f"{agent} tried action id {action_id}, which is not legal now "
                 f"(legal: {sorted(ids)})"
-            )
+            ) from None
         self._cumulative_rewards[agent] = 0.0
-        chosen = legal[ids.index(action_id)]  # the very value offered: GameState's fast check
+        state = self._state
         if state.is_simultaneous_node():
             self._pending[player] = chosen
             if len(self._pending) == len(state.acting_players()):
@@ -153,7 +164,7 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                 state.apply_actions(joint)
                 self._moved()
             else:
-                self.infos[agent].pop("action_mask", None)  # submitted: no longer to act
+                self._unmask()  # submitted: no longer to act
         else:
             state.apply_action(chosen, player)
             self._moved()
@@ -165,9 +176,19 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         """After a move: resolve chance, and forget what the position before answered."""
         resolve_chance(self._state, self._rng)
         self._legal.clear()
-        self._observed.clear()
-        for info in self.infos.values():
-            info.pop("action_mask", None)
+        if self._observed:
+            self._observed.clear()
+        if self._masked is not None:
+            self._unmask()
+
+    def _unmask(self) -> None:
+        """Take the action mask out of the info of the agent that held it."""
+        masked = self._masked
+        if masked is not None:
+            self._masked = None
+            info = self.infos.get(masked)
+            if info is not None:
+                info.pop("action_mask", None)
 
     def _legal_of(self, player: PlayerId) -> tuple[Any, list[int]]:
         """``player``'s legal actions now and their ids (kept until the next move)."""
@@ -178,9 +199,19 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         return known
 
     def _mask(self, player: PlayerId) -> npt.NDArray[np.int8]:
-        mask = np.zeros(self._num_actions, np.int8)
-        mask[self._legal_of(player)[1]] = 1
-        return mask
+        """A new mask of ``player``'s legal ids (a copy of the one made for the same ids
+        before, while the memo has room: copying costs less than filling)."""
+        ids = (self._legal.get(player) or self._legal_of(player))[1]
+        key = tuple(ids)
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = np.zeros(self._num_actions, np.int8)
+            mask[ids] = 1
+            if len(self._masks) < self._masks_kept:
+                self._masks[key] = mask
+            else:
+                return mask
+        return mask.copy()
 
     def _select_next(self) -> None:
         """Point ``agent_selection`` at the next player to act, or end the game; the
@@ -198,6 +229,7 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         player = acting[len(self._pending)]  # the acting players submit in id order
         self.agent_selection = agent = self.possible_agents[player]
         self.infos[agent]["action_mask"] = self._mask(player)
+        self._masked = agent
 
     # ------------------------------------------------------------ observing
     def observe(self, agent: str) -> Observation:

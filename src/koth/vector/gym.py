@@ -20,7 +20,7 @@ learners that sample from the whole action space.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import gymnasium
 import numpy as np
@@ -35,6 +35,7 @@ from koth.vector.cards import CardsBatch
 from koth.vector.cards_layout import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, TM_BOTH, TM_PLAYER0
 
 Obs = npt.NDArray[np.uint8]
+ObsT = TypeVar("ObsT", bound=npt.NDArray[Any])
 
 
 def observation_space() -> spaces.Box:
@@ -42,25 +43,54 @@ def observation_space() -> spaces.Box:
     return spaces.Box(low=0, high=OBS_HIGH, shape=(OBS_SIZE,), dtype=np.uint8)
 
 
-class LearnerSeat:
-    """A batch played from one seat: the opponent's moves are made inside."""
+class SeatBatch(Protocol):
+    """What ``LearnerSeat`` uses of a batched engine (``CardsBatch``, ``BoardBatch``),
+    made with ``auto_chance=True``."""
 
-    def __init__(
-        self, num_games: int, params: CardsParams | Mapping[str, Any] | None, seat: int
-    ) -> None:
-        if seat not in (0, 1):
-            raise InvalidParamsError(f"the learner sits in seat 0 or 1, not {seat!r}")
+    @property
+    def num_games(self) -> int: ...
+
+    @property
+    def num_players(self) -> int: ...
+
+    to_move: npt.NDArray[Any]
+    rewards: npt.NDArray[Any]
+    terminated: npt.NDArray[np.bool_]
+    observations: npt.NDArray[Any]
+    final_observations: npt.NDArray[Any]
+    legal_mask: npt.NDArray[np.bool_]
+
+    def reset(self, seed: int) -> None: ...
+
+    def random_actions(self) -> npt.NDArray[np.int64]: ...
+
+    def step(self, actions: Any, chance: Any = None, active: Any = None) -> None: ...
+
+
+class LearnerSeat:
+    """A batch played from one seat: the other players' moves are made inside, so every
+    game waits for the learner (whose turn it is alone, or at a node where ``together``,
+    the batch's code of a node where every player acts, all act at once)."""
+
+    def __init__(self, batch: SeatBatch, seat: int, *, together: int, player0: int) -> None:
+        if isinstance(seat, bool) or seat not in range(batch.num_players):
+            raise InvalidParamsError(
+                f"the learner sits in seat 0..{batch.num_players - 1}, not {seat!r}"
+            )
+        self.batch = batch
         self.seat = seat
-        self.batch = CardsBatch(num_games, params, auto_chance=True)
+        self.together = together
+        self.mine = player0 + seat
+        num_games = batch.num_games
         self.rewards = np.zeros(num_games, dtype=np.float32)
         self.terminated = np.zeros(num_games, dtype=np.bool_)
-        self.final_obs = np.zeros((num_games, OBS_SIZE), dtype=np.uint8)
+        self.final_obs = np.zeros_like(batch.final_observations[:, seat])
 
     def reset(self, seed: int) -> None:
         self.batch.reset(seed)
         self.rewards[:] = 0.0
         self.terminated[:] = False
-        self._opponent_alone()
+        self._others_alone()
 
     def step(self, actions: npt.ArrayLike) -> None:
         batch = self.batch
@@ -76,14 +106,13 @@ class LearnerSeat:
         self.rewards[:] = batch.rewards[:, self.seat]
         self.terminated[:] = batch.terminated
         self.final_obs[batch.terminated] = batch.final_observations[batch.terminated, self.seat]
-        self._opponent_alone()
+        self._others_alone()
 
-    def _opponent_alone(self) -> None:
-        """Play the opponent's lone moves until every game waits for the learner."""
+    def _others_alone(self) -> None:
+        """Play the other players' moves until every game waits for the learner."""
         batch = self.batch
-        mine = TM_PLAYER0 + self.seat
         while True:
-            waiting = (batch.to_move != TM_BOTH) & (batch.to_move != mine)
+            waiting = (batch.to_move != self.together) & (batch.to_move != self.mine)
             if not waiting.any():
                 return
             batch.step(batch.random_actions(), active=waiting)
@@ -92,44 +121,51 @@ class LearnerSeat:
             self.terminated |= ended
             self.final_obs[ended] = batch.final_observations[ended, self.seat]
 
-    def observations(self) -> Obs:
+    def observations(self) -> npt.NDArray[Any]:
         return self.batch.observations[:, self.seat].copy()
 
     def masks(self) -> npt.NDArray[np.bool_]:
-        return self.batch.legal_mask[:, self.seat].copy()
+        mask = self.batch.legal_mask
+        # a batch with one mask per player (the cards), or only the mover's (the board:
+        # every game waits for the learner)
+        return (mask[:, self.seat] if mask.ndim == 3 else mask).copy()
 
 
-class CardsVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
-    """``num_envs`` card games for a learner in ``seat`` (see the module docstring)."""
+def cards_seat(
+    num_games: int, params: CardsParams | Mapping[str, Any] | None, seat: int
+) -> LearnerSeat:
+    """Card games played from ``seat``, the opponent's moves made inside."""
+    batch = CardsBatch(num_games, params, auto_chance=True)
+    return LearnerSeat(batch, seat, together=TM_BOTH, player0=TM_PLAYER0)
+
+
+class SeatVectorEnv(VectorEnv[ObsT, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """A ``LearnerSeat``'s games as a Gymnasium vector env (see the module docstring)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
 
-    def __init__(
-        self,
-        num_envs: int,
-        params: CardsParams | Mapping[str, Any] | None = None,
-        seat: int = 0,
-    ) -> None:
-        self.games = LearnerSeat(num_envs, params, seat)
+    def __init__(self, games: LearnerSeat, observation_space: spaces.Box, num_actions: int) -> None:
+        num_envs = games.batch.num_games
+        self.games = games
         self.num_envs = num_envs
-        self.single_observation_space = observation_space()
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_observation_space = observation_space
+        self.single_action_space = spaces.Discrete(num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._seed = 0
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Obs, dict[str, Any]]:
+    ) -> tuple[ObsT, dict[str, Any]]:
         if isinstance(seed, list):
             raise InvalidParamsError("the batch takes one seed for all its games, not a list")
         self._seed = self._seed + 1 if seed is None else seed
         self.games.reset(self._seed)
-        return self.games.observations(), {"action_mask": self.games.masks()}
+        return cast(ObsT, self.games.observations()), {"action_mask": self.games.masks()}
 
     def step(
         self, actions: npt.NDArray[np.int64]
-    ) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], dict[str, Any]]:
+    ) -> tuple[ObsT, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], dict[str, Any]]:
         games = self.games
         games.step(actions)
         info: dict[str, Any] = {"action_mask": games.masks()}
@@ -137,12 +173,24 @@ class CardsVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             info["final_obs"] = games.final_obs.copy()
             info["_final_obs"] = games.terminated.copy()
         return (
-            games.observations(),
+            cast(ObsT, games.observations()),
             games.rewards.copy(),
             games.terminated.copy(),
             np.zeros(self.num_envs, dtype=np.bool_),
             info,
         )
+
+
+class CardsVectorEnv(SeatVectorEnv[Obs]):
+    """``num_envs`` card games for a learner in ``seat`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        params: CardsParams | Mapping[str, Any] | None = None,
+        seat: int = 0,
+    ) -> None:
+        super().__init__(cards_seat(num_envs, params, seat), observation_space(), NUM_ACTIONS)
 
 
 class CardsEnv(gymnasium.Env[Obs, np.int64]):
@@ -160,7 +208,7 @@ class CardsEnv(gymnasium.Env[Obs, np.int64]):
         if on_illegal not in ("raise", "lose"):
             raise InvalidParamsError(f"on_illegal is 'raise' or 'lose', not {on_illegal!r}")
         self.on_illegal = on_illegal
-        self.games = LearnerSeat(1, params, seat)
+        self.games = cards_seat(1, params, seat)
         self.observation_space = observation_space()  # type: ignore[assignment]
         self.action_space = spaces.Discrete(NUM_ACTIONS)
 
