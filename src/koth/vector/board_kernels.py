@@ -13,14 +13,16 @@ from typing import Any
 import numba
 import numpy as np
 
-from koth.vector._jit import below, jit, jit_parallel, prange
+from koth.vector._jit import below, jit, jit_parallel, lowest_bit, prange
 from koth.vector.board_layout import (
+    ALL_LOCS,
     ALLY_DIE,
     ANSWER,
     DRAW,
     EXCLUDE,
     F_AREA_OF,
     F_AREA_POS,
+    F_CHANGED,
     F_COUNTDOWN,
     F_DECLINED,
     F_DICE,
@@ -116,9 +118,22 @@ def to_move(g: Array, prm: Array, i: int) -> int:
 def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> None:
     """Player ``me``'s observation of game ``i`` (``board_layout``; ``board_obs``
     computes it from the view): seats counted from ``me``, the others' excluded types
-    hidden until the end (B16.2)."""
-    n = prm[P_N]
+    hidden until the end (B16.2). Every entry is written."""
     row[:] = 0
+    observe_changes(g, prm, i, me, mover, row, ALL_LOCS)
+
+
+@jit
+def observe_changes(
+    g: Array, prm: Array, i: int, me: int, mover: int, row: Array, locs: int
+) -> None:
+    """``observe`` for a ``row`` that held player ``me``'s observation of game ``i``
+    before the last changes: every entry before ``O_UNITS`` (a hundred) is written
+    again, and of the unit counts (four hundred) only those at the locations of the
+    mask ``locs`` (``F_CHANGED``: where the rules changed a count). The counts of the
+    seats beyond the table are never written: they stay 0."""
+    n = prm[P_N]
+    row[:O_UNITS] = 0
     phase = g[i, F_PHASE]
     row[O_PHASE] = phase
     row[O_ROUND] = g[i, F_ROUND]
@@ -160,8 +175,13 @@ def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> No
             row[O_EXCLUDED + r] = excluded + 2 if q == me or phase == OVER else 1
         row[O_USED + r] = g[i, F_USED + q]
         row[O_WINNER + r] = g[i, F_WINNERS] >> q & 1
-        for k in range(STRIDE):
-            row[O_UNITS + r * STRIDE + k] = g[i, F_UNITS + q * STRIDE + k]
+        rest = locs
+        while rest:
+            loc = lowest_bit(rest)
+            rest &= rest - 1
+            k = loc * 3
+            for t in range(3):
+                row[O_UNITS + r * STRIDE + k + t] = g[i, F_UNITS + q * STRIDE + k + t]
     for k in range(n):
         row[O_TURN_POS + (g[i, F_ORDER + k] - me) % n] = k
 
@@ -192,7 +212,8 @@ def refresh(
     g: Array, prm: Array, i: int, obs: Array, mask: Array, ids: Array, count: Array, movers: Array
 ) -> None:
     """Game ``i``'s node, the legal actions of whoever moves (list and mask: at the
-    one simultaneous node every player has the same three) and every observation."""
+    one simultaneous node every player has the same three) and every observation (the
+    unit counts where they changed, ``F_CHANGED``, which is then cleared)."""
     mover = to_move(g, prm, i)
     movers[i] = mover
     row = mask[i]
@@ -206,8 +227,10 @@ def refresh(
     count[i] = c
     for k in range(c):
         row[ids[i, k]] = True
+    locs = g[i, F_CHANGED]
     for p in range(prm[P_N]):
-        observe(g, prm, i, p, mover, obs[i, p])
+        observe_changes(g, prm, i, p, mover, obs[i, p], locs)
+    g[i, F_CHANGED] = 0
 
 
 @jit

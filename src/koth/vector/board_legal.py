@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from koth.games.board.actions import PAY_MOVE, PAY_PAIR, PAY_RECRUIT
 from koth.games.board.tables import (
     BLOCKER,
@@ -19,8 +17,6 @@ from koth.games.board.tables import (
     DIFFICULT,
     FIGHTER,
     LIGHT,
-    NORMAL,
-    NUM_TILES,
     PLAYFIELD,
     RING_SIZE,
     RUNNER,
@@ -44,7 +40,9 @@ from koth.vector.board_layout import (
     F_DICE,
     F_EXCLUDED,
     F_HAND,
+    F_LIGHT,
     F_NDICE,
+    F_NORMAL,
     F_OCC,
     F_OFFER,
     F_ORDER,
@@ -197,35 +195,21 @@ def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
 
 
 @jit
-def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int, out: Array) -> int:
-    """The slots around ``target`` from which ``q``'s fighters may assault it, in slot
-    order, into ``out``: tiles (and the center) holding one, or ``q``'s own area when it
-    touches ``target``; their count."""
+def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
+    """The slots around ``target`` from which ``q``'s fighters may assault it: tiles
+    (and the center) holding one, or ``q``'s own area when it touches ``target``. A
+    mask over slot numbers, not locations: bit ``k`` stands for ``SLOTS[target, k]``
+    (at most ``MAX_SLOTS`` = 7 bits), so its bits lowest first are the slots in slot
+    order, and the search needs no list."""
     q_area = CENTER + g[i, F_AREA_OF + q]
-    count = 0
+    found = 0
     for k in range(NUM_SLOTS[target]):
         loc = SLOTS[target, k]
         if units_at(g, i, q, loc, FIGHTER) and (
             loc <= CENTER or (loc == q_area and attached_area(g, prm, i, target) == loc)
         ):
-            out[count] = loc
-            count += 1
-    return count
-
-
-@jit
-def terrain_masks(g: Array, i: int) -> tuple[int, int, int]:
-    """The light, normal and difficult tiles."""
-    light = normal = difficult = 0
-    for tile in range(NUM_TILES):
-        kind = g[i, F_TERRAIN + tile]
-        if kind == LIGHT:
-            light |= 1 << tile
-        elif kind == NORMAL:
-            normal |= 1 << tile
-        elif kind == DIFFICULT:
-            difficult |= 1 << tile
-    return light, normal, difficult
+            found |= 1 << k
+    return found
 
 
 @jit
@@ -289,7 +273,8 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     if pays and not nothing_in_play:
         count, enemy_b = unit_moves(g, prm, i, p, pays, out, count)
         if g[i, F_SLOTS] == 0 or prm[P_N] > 2:
-            light, normal, _ = terrain_masks(g, i)
+            light = g[i, F_LIGHT]
+            normal = g[i, F_NORMAL]
             own_fighters = g[i, F_OCC + p * 3 + FIGHTER]
             rest = enemy_b & (light | normal | 1 << CENTER)
             targets = 0
@@ -338,7 +323,8 @@ def unit_moves(
         mine &= mine - 1
         if stack_at(g, i, p, loc) >= STACK_LIMITS[loc]:
             full |= 1 << loc
-    light, normal, _ = terrain_masks(g, i)
+    light = g[i, F_LIGHT]
+    normal = g[i, F_NORMAL]
     center = 1 << CENTER
     fighter_ground = light | normal | center
     blocker_ground = light | center
@@ -395,11 +381,12 @@ def unit_moves(
 
 
 @jit
-def pay_pairs(g: Array, i: int, p: int, pays: int, out: Array) -> int:
-    """The payments of an assault (two move actions at once, B11) as ``PAY_PAIRS``
-    indices, in order; their count."""
+def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
+    """The payments of an assault (two move actions at once, B11): a mask over
+    ``PAY_PAIRS`` indices (bit ``k`` for ``PAY_PAIRS[k]``, six bits; the indices follow
+    the loops' order, so the bits lowest first are the payments in id order)."""
     counts = die_counts(g, i, p)
-    count = 0
+    found = 0
     for first in range(3):
         if not pays >> first & 1:
             continue
@@ -410,9 +397,8 @@ def pay_pairs(g: Array, i: int, p: int, pays: int, out: Array) -> int:
             need_m = (first == PAY_MOVE) + (second == PAY_MOVE)
             need_t = 2 * ((first == PAY_PAIR) + (second == PAY_PAIR))
             if need_r <= counts[0] and need_m <= counts[1] and need_t <= counts[2]:
-                out[count] = PAY_PAIR_INDEX[first, second]
-                count += 1
-    return count
+                found |= 1 << PAY_PAIR_INDEX[first, second]
+    return found
 
 
 @jit
@@ -422,55 +408,60 @@ def assaults(
     """Append the assaults by two own fighters (B11) and the alliance offers (B13) on
     the enemy blockers of ``targets`` (a mask)."""
     n = prm[P_N]
-    pairs = np.empty(8, dtype=np.int64)
-    n_pairs = pay_pairs(g, i, p, pays, pairs) if g[i, F_SLOTS] == 0 else 0
+    pairs = pay_pairs(g, i, p, pays) if g[i, F_SLOTS] == 0 else 0
     helpers = 0
     if n > 2:
         for q in range(n):
             if q != p and not g[i, F_DECLINED] >> q & 1:
                 helpers |= 1 << q
-    if n_pairs == 0 and helpers == 0:
+    if pairs == 0 and helpers == 0:
         return count
-    origins = np.empty(8, dtype=np.int64)
-    rest = targets
-    if n_pairs:
+    if pairs:
+        rest = targets
         while rest:
             d = lowest_bit(rest)
             rest &= rest - 1
-            k = fighter_origins(g, prm, i, p, d, origins)
-            for x in range(k):
-                a = origins[x]
-                for y in range(k):
-                    b = origins[y]
+            origins = fighter_origins(g, prm, i, p, d)
+            xs = origins
+            while xs:
+                a = SLOTS[d, lowest_bit(xs)]
+                xs &= xs - 1
+                ys = origins
+                while ys:
+                    b = SLOTS[d, lowest_bit(ys)]
+                    ys &= ys - 1
                     if a == b and units_at(g, i, p, a, FIGHTER) < 2:
                         continue
-                    for z in range(n_pairs):
-                        out[count] = ATTACK_BASE + PAIR_INDEX[d, a, b] * 6 + pairs[z]
+                    zs = pairs
+                    while zs:
+                        out[count] = ATTACK_BASE + PAIR_INDEX[d, a, b] * 6 + lowest_bit(zs)
+                        zs &= zs - 1
                         count += 1
     if helpers == 0:
         return count
-    helper_locs = np.empty(8, dtype=np.int64)
-    masks = np.zeros(4, dtype=np.int64)  # per helper: the mask of its origins around d
     rest = targets
     while rest:
         d = lowest_bit(rest)
         rest &= rest - 1
-        k = fighter_origins(g, prm, i, p, d, origins)
-        if k == 0:
+        origins = fighter_origins(g, prm, i, p, d)
+        if origins == 0:
             continue
         owner = blocker_victim(g, prm, i, p, d)
-        for q in range(4):
-            masks[q] = 0
-            if q < n and helpers >> q & 1 and q != owner:
-                h = fighter_origins(g, prm, i, q, d, helper_locs)
-                for y in range(h):
-                    masks[q] |= 1 << helper_locs[y]
-        for x in range(k):
-            a = origins[x]
+        # per helper q, the slots it may assault d from, in bits 8q to 8q + 6
+        helper_slots = 0
+        for q in range(n):
+            if helpers >> q & 1 and q != owner:
+                helper_slots |= fighter_origins(g, prm, i, q, d) << 8 * q
+        if helper_slots == 0:
+            continue
+        xs = origins
+        while xs:
+            a = SLOTS[d, lowest_bit(xs)]
+            xs &= xs - 1
             for y in range(NUM_SLOTS[d]):
                 h_loc = SLOTS[d, y]
                 for q in range(n):
-                    if masks[q] >> h_loc & 1:
+                    if helper_slots >> (8 * q + y) & 1:
                         for pay in range(3):
                             if pays >> pay & 1:
                                 out[count] = ALLY_BASE + (PAIR_INDEX[d, a, h_loc] * 4 + q) * 3 + pay

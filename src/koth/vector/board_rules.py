@@ -14,8 +14,11 @@ from koth.games.board.tables import (
     BLOCKER,
     CENTER,
     FIGHTER,
+    LIGHT,
     MOVE_DIE,
+    NORMAL,
     NUM_LOCS,
+    NUM_TILES,
     RECRUIT_DIE,
     RING_SIZE,
     RUNNER,
@@ -25,6 +28,7 @@ from koth.games.board.tables import (
 from koth.vector._jit import jit
 from koth.vector.board_end import finish_turn
 from koth.vector.board_layout import (
+    ALL_LOCS,
     ALLY_BASE,
     ALLY_DIE,
     ANSWER,
@@ -41,12 +45,15 @@ from koth.vector.board_layout import (
     EXCLUDE_BASE,
     F_AREA_OF,
     F_AREA_POS,
+    F_CHANGED,
     F_COUNTDOWN,
     F_DECLINED,
     F_DICE,
     F_EXCLUDED,
     F_HAND,
+    F_LIGHT,
     F_NDICE,
+    F_NORMAL,
     F_OCC,
     F_OFFER,
     F_ORDER,
@@ -94,6 +101,7 @@ def reset_game(g: Array, prm: Array, i: int) -> None:
     g[i, F_COUNTDOWN] = prm[P_COUNTDOWN_START]
     g[i, F_TERMINATION] = -1
     g[i, F_OFFER + 2] = -1
+    g[i, F_CHANGED] = ALL_LOCS  # every count is new to the observations
     for tile in range(28):
         g[i, F_TERRAIN + tile] = -1
     for q in range(4):
@@ -110,14 +118,31 @@ def reset_game(g: Array, prm: Array, i: int) -> None:
 def add_unit(g: Array, i: int, q: int, loc: int, t: int) -> None:
     g[i, F_UNITS + q * STRIDE + loc * 3 + t] += 1
     g[i, F_OCC + q * 3 + t] |= 1 << loc
+    g[i, F_CHANGED] |= 1 << loc
 
 
 @jit
 def remove_unit(g: Array, i: int, q: int, loc: int, t: int) -> None:
     k = F_UNITS + q * STRIDE + loc * 3 + t
     g[i, k] -= 1
+    g[i, F_CHANGED] |= 1 << loc
     if g[i, k] == 0:
         g[i, F_OCC + q * 3 + t] &= ~(1 << loc)
+
+
+@jit
+def terrain_changed(g: Array, i: int) -> None:
+    """``F_LIGHT`` and ``F_NORMAL`` rebuilt from the 28 terrain fields (after a ring's
+    draw, a ring turn or a swap; an undrawn tile is in neither)."""
+    light = normal = 0
+    for tile in range(NUM_TILES):
+        kind = g[i, F_TERRAIN + tile]
+        if kind == LIGHT:
+            light |= 1 << tile
+        elif kind == NORMAL:
+            normal |= 1 << tile
+    g[i, F_LIGHT] = light
+    g[i, F_NORMAL] = normal
 
 
 @jit
@@ -202,6 +227,7 @@ def apply_chance(g: Array, prm: Array, draws: Array, i: int, a: int) -> None:
         ring, k = divmod(a - TERRAIN_BASE, NUM_ARRANGEMENTS)
         for x in range(RING_SIZE):
             g[i, F_TERRAIN + ring * RING_SIZE + x] = ARRANGEMENT_ROWS[k, x]
+        terrain_changed(g, i)
         if ring == 3:
             g[i, F_PHASE] = DRAW
     else:  # DRAW
@@ -325,6 +351,7 @@ def apply_turn(g: Array, prm: Array, i: int, p: int, a: int) -> None:
             x = F_TERRAIN + EDGE_ENDS[a - SWAP_BASE, 0]
             y = F_TERRAIN + EDGE_ENDS[a - SWAP_BASE, 1]
             g[i, x], g[i, y] = g[i, y], g[i, x]
+            terrain_changed(g, i)
         after_action(g, prm, i)
 
 
@@ -354,6 +381,8 @@ def rotate(g: Array, prm: Array, i: int, ring: int, right: bool) -> None:
     """Turning right, what stood at index x of the ring goes to x + 1 (6 to 0)."""
     start = ring * RING_SIZE
     _rotate_fields(g, i, F_TERRAIN + start, 1, right)
+    terrain_changed(g, i)
+    g[i, F_CHANGED] |= 0x7F << start  # the ring's seven tiles
     for q in range(prm[P_N]):
         for t in range(3):
             _rotate_fields(g, i, F_UNITS + q * STRIDE + start * 3 + t, 3, right)
@@ -388,6 +417,7 @@ def kill_runners(g: Array, prm: Array, i: int, p: int, loc: int) -> None:
             g[i, F_HAND + q * 3] += g[i, k]
             g[i, k] = 0
             g[i, F_OCC + q * 3] &= ~(1 << loc)
+            g[i, F_CHANGED] |= 1 << loc
 
 
 @jit
@@ -431,6 +461,7 @@ def push(g: Array, prm: Array, i: int, p: int, src: int, dst: int) -> None:
         pushed = g[i, k]
         g[i, k] = 0
         g[i, F_OCC + q * 3] &= ~(1 << dst)
+        g[i, F_CHANGED] |= 1 << dst
         for _ in range(pushed):
             if target <= CENTER and stack_at(g, i, q, target) < STACK_LIMITS[target]:
                 add_unit(g, i, q, target, RUNNER)
