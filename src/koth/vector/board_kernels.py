@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
-from koth.vector._jit import below, jit, jit_parallel, lowest_bit, prange
+from koth.vector._jit import below, lowest_bit, prange
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_DIE,
@@ -76,6 +75,9 @@ from koth.vector.board_layout import (
     TM_OVER,
     TM_PLAYER0,
     TURN,
+    kernel,
+    kernel_inline,
+    kernel_parallel,
 )
 from koth.vector.board_legal import active_seat, legal, placer
 from koth.vector.board_rules import (
@@ -90,14 +92,7 @@ from koth.vector.board_rules import (
 Array = Any
 
 
-def jit_inline(fn: Any) -> Any:
-    """``fn`` compiled into its callers (numba's IR inlining): the batch's loops call
-    it once a game, and a call that hands over the batch's arrays as one tuple cost
-    about 2.5 us a game, more than half of a step."""
-    return numba.njit(cache=True, nogil=True, inline="always")(fn)
-
-
-@jit
+@kernel
 def to_move(g: Array, prm: Array, i: int) -> int:
     """Game ``i``'s node (``TM_*``)."""
     phase = g[i, F_PHASE]
@@ -114,7 +109,7 @@ def to_move(g: Array, prm: Array, i: int) -> int:
     return TM_OVER
 
 
-@jit
+@kernel
 def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> None:
     """Player ``me``'s observation of game ``i`` (``board_layout``; ``board_obs``
     computes it from the view): seats counted from ``me``, the others' excluded types
@@ -123,7 +118,7 @@ def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> No
     observe_changes(g, prm, i, me, mover, row, ALL_LOCS)
 
 
-@jit
+@kernel
 def observe_changes(
     g: Array, prm: Array, i: int, me: int, mover: int, row: Array, locs: int
 ) -> None:
@@ -186,7 +181,7 @@ def observe_changes(
         row[O_TURN_POS + (g[i, F_ORDER + k] - me) % n] = k
 
 
-@jit
+@kernel
 def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
     """B17.1: the losers get -1/(n-1) each, the winners share the rest (0 each when
     nobody or everybody won)."""
@@ -207,7 +202,7 @@ def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
 
 
 # ------------------------------------------------------------------ batch loops
-@jit
+@kernel
 def refresh(
     g: Array, prm: Array, i: int, obs: Array, mask: Array, ids: Array, count: Array, movers: Array
 ) -> None:
@@ -233,7 +228,7 @@ def refresh(
     g[i, F_CHANGED] = 0
 
 
-@jit
+@kernel
 def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     """A chance outcome drawn by game ``i``'s generator, applied; its id."""
     # as int64: the generator's unsigned draw would make the id's sum a float
@@ -243,13 +238,13 @@ def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     return a
 
 
-@jit
+@kernel
 def is_chance(g: Array, i: int) -> bool:
     phase = g[i, F_PHASE]
     return phase in (ROLL, TERRAIN, DRAW, ALLY_DIE)
 
 
-@jit
+@kernel
 def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: bool) -> None:
     reset_game(g, prm, i)
     if auto_chance:
@@ -257,7 +252,7 @@ def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: b
             draw_chance(g, prm, draws, rng, i)
 
 
-@jit
+@kernel
 def reset_range(arrays: Array, auto_chance: bool) -> None:
     (g, prm, draws, rng, _, _, obs, mask, ids, count, movers) = arrays[:11]
     for i in range(g.shape[0]):
@@ -265,7 +260,7 @@ def reset_range(arrays: Array, auto_chance: bool) -> None:
         refresh(g, prm, i, obs, mask, ids, count, movers)
 
 
-@jit
+@kernel
 def first_invalid(
     g: Array,
     prm: Array,
@@ -299,7 +294,7 @@ def first_invalid(
     return -1
 
 
-@jit_inline
+@kernel_inline
 def step_one(
     g: Array,
     prm: Array,
@@ -349,12 +344,14 @@ def step_one(
         terminated[i] = True
         if autoreset:
             refresh(g, prm, i, obs, mask, ids, count, movers)
-            final_obs[i] = obs[i]
+            for q in range(obs.shape[1]):
+                for k in range(obs.shape[2]):
+                    final_obs[i, q, k] = obs[i, q, k]
             start(g, prm, draws, rng, i, auto_chance)
     refresh(g, prm, i, obs, mask, ids, count, movers)
 
 
-@jit
+@kernel
 def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
     """One step of every game, in this thread (small batches)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
@@ -367,7 +364,7 @@ def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
             )  # fmt: skip
 
 
-@jit_parallel
+@kernel_parallel
 def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
     """One step of every game, the batch split among one worker per core."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
@@ -380,7 +377,7 @@ def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
             )  # fmt: skip
 
 
-@jit
+@kernel
 def random_actions(
     rng: Array, ids: Array, count: Array, movers: Array, num_players: int, out: Array
 ) -> None:

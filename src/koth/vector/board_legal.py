@@ -22,7 +22,7 @@ from koth.games.board.tables import (
     RUNNER,
     TOTAL_UNITS,
 )
-from koth.vector._jit import jit, lowest_bit
+from koth.vector._jit import lowest_bit
 from koth.vector.board_layout import (
     ALLY_BASE,
     ANSWER,
@@ -74,12 +74,13 @@ from koth.vector.board_layout import (
     SWAP_BASE,
     TURN,
     TURN_BASE,
+    kernel,
 )
 
 Array = Any
 
 
-@jit
+@kernel
 def neighbours_of(locs: int) -> int:
     """The locations next to any of ``locs`` (tiles and the center; B1): the by-byte
     union of ``tables.NEIGHBOURS_BY_BYTE``."""
@@ -91,7 +92,7 @@ def neighbours_of(locs: int) -> int:
     )
 
 
-@jit
+@kernel
 def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     """``tables.search_reach``: breadth-first from ``src`` over ``reach`` steps, never
     through ``stop``: (the locations seen, src excluded; those passed)."""
@@ -108,18 +109,18 @@ def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     return visited & ~(1 << src), passed
 
 
-@jit
+@kernel
 def units_at(g: Array, i: int, q: int, loc: int, t: int) -> int:
     return int(g[i, F_UNITS + q * STRIDE + loc * 3 + t])
 
 
-@jit
+@kernel
 def stack_at(g: Array, i: int, q: int, loc: int) -> int:
     k = F_UNITS + q * STRIDE + loc * 3
     return int(g[i, k] + g[i, k + 1] + g[i, k + 2])
 
 
-@jit
+@kernel
 def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     """The recruit, move and turn dice of a seat's pool."""
     recruit = move = turn = 0
@@ -134,12 +135,12 @@ def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     return recruit, move, turn
 
 
-@jit
+@kernel
 def active_seat(g: Array, prm: Array, i: int) -> int:
     return int(g[i, F_ORDER + g[i, F_TURN] % prm[P_N]])
 
 
-@jit
+@kernel
 def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     """The highest area number not yet attached (B3), 0 when all are."""
     for area in range(prm[P_N], 0, -1):
@@ -148,7 +149,7 @@ def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     return 0
 
 
-@jit
+@kernel
 def placer(g: Array, prm: Array, i: int) -> int:
     area = next_area_to_place(g, prm, i)
     for q in range(prm[P_N]):
@@ -157,7 +158,7 @@ def placer(g: Array, prm: Array, i: int) -> int:
     return -1
 
 
-@jit
+@kernel
 def all_recruited(g: Array, i: int, p: int) -> bool:
     """No unit the player may use is left in hand (B7)."""
     excluded = g[i, F_EXCLUDED + p]
@@ -169,7 +170,7 @@ def all_recruited(g: Array, i: int, p: int) -> bool:
     )
 
 
-@jit
+@kernel
 def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     """The first opponent after ``p`` in turn order with a blocker on ``target``
     (B12.4)."""
@@ -185,7 +186,7 @@ def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     return -1
 
 
-@jit
+@kernel
 def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     """The location of the area touching outer index ``index``, or -1."""
     for k in range(prm[P_N]):
@@ -194,7 +195,7 @@ def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     return -1
 
 
-@jit
+@kernel
 def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
     """The slots around ``target`` from which ``q``'s fighters may assault it: tiles
     (and the center) holding one, or ``q``'s own area when it touches ``target``. A
@@ -212,7 +213,7 @@ def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
     return found
 
 
-@jit
+@kernel
 def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Player ``p``'s legal action ids in game ``i``, in id order, into ``out``; their
     count (``LegalActions.legal_actions``)."""
@@ -243,7 +244,7 @@ def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return 0
 
 
-@jit
+@kernel
 def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Every action of the active player ``p`` in a turn, in id order: recruits, unit
     moves, assaults and alliance offers, turning, ends (``list_turn_actions``)."""
@@ -299,7 +300,7 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return ends(g, prm, i, n_recruit, n_move, n_turn, out, count)
 
 
-@jit
+@kernel
 def unit_moves(
     g: Array, prm: Array, i: int, p: int, pays: int, out: Array, count: int
 ) -> tuple[int, int]:
@@ -380,7 +381,7 @@ def unit_moves(
     return count, enemy_b
 
 
-@jit
+@kernel
 def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
     """The payments of an assault (two move actions at once, B11): a mask over
     ``PAY_PAIRS`` indices (bit ``k`` for ``PAY_PAIRS[k]``, six bits; the indices follow
@@ -401,7 +402,7 @@ def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
     return found
 
 
-@jit
+@kernel
 def assaults(
     g: Array, prm: Array, i: int, p: int, pays: int, targets: int, out: Array, count: int
 ) -> int:
@@ -469,7 +470,7 @@ def assaults(
     return count
 
 
-@jit
+@kernel
 def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     """B14: the terrain swaps allowed (a tile gets difficult terrain only where no
     fighter or blocker stands, normal terrain only where no blocker does)."""
@@ -498,7 +499,7 @@ def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     return count
 
 
-@jit
+@kernel
 def ends(
     g: Array, prm: Array, i: int, n_recruit: int, n_move: int, n_turn: int, out: Array, count: int
 ) -> int:
