@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from koth.games.board.tables import CENTER
+from koth.vector.board_jit import kernel
 from koth.vector.board_layout import (
     F_COUNTDOWN,
     F_DECLINED,
@@ -35,7 +36,6 @@ from koth.vector.board_layout import (
     TERM_DRAW,
     TERM_TARGET,
     TURN,
-    kernel,
 )
 
 Array = Any

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from koth.vector._jit import below, lowest_bit, prange
+from koth.vector.board_jit import kernel, kernel_inline, kernel_parallel, prefetch
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_DIE,
@@ -28,6 +29,7 @@ from koth.vector.board_layout import (
     F_EXCLUDED,
     F_HAND,
     F_NDICE,
+    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -75,9 +77,6 @@ from koth.vector.board_layout import (
     TM_OVER,
     TM_PLAYER0,
     TURN,
-    kernel,
-    kernel_inline,
-    kernel_parallel,
 )
 from koth.vector.board_legal import active_seat, legal, placer
 from koth.vector.board_rules import (
@@ -107,6 +106,15 @@ def to_move(g: Array, prm: Array, i: int) -> int:
     if phase == EXCLUDE:
         return TM_ALL
     return TM_OVER
+
+
+@kernel
+def seat_from(q: int, me: int, n: int) -> int:
+    """Player ``q``'s seat counted from ``me``: ``(q - me) % n`` for players ``0..n-1``,
+    without the division (a few of them a player and step cost more than the rest of
+    the observation's header)."""
+    r = q - me
+    return r + n if r < 0 else r
 
 
 @kernel
@@ -141,14 +149,14 @@ def observe_changes(
     elif mover == TM_OVER:
         row[O_MOVER] = MOVER_OVER
     else:
-        row[O_MOVER] = (mover - TM_PLAYER0 - me) % n
+        row[O_MOVER] = seat_from(mover - TM_PLAYER0, me, n)
     if prm[P_COUNTDOWN]:
         row[O_COUNTDOWN] = g[i, F_COUNTDOWN]
     row[O_TERMINATION] = g[i, F_TERMINATION] + 1
     if g[i, F_OFFER + 2] >= 0:
         row[O_OFFER] = g[i, F_OFFER] + 1
         row[O_OFFER + 1] = g[i, F_OFFER + 1] + 1
-        row[O_OFFER + 2] = (g[i, F_OFFER + 2] - me) % n + 1
+        row[O_OFFER + 2] = seat_from(g[i, F_OFFER + 2], me, n) + 1
         row[O_OFFER + 3] = g[i, F_OFFER + 3] + 1
         row[O_OFFER + 4] = g[i, F_OFFER + 4] + 1
     for tile in range(28):
@@ -156,7 +164,7 @@ def observe_changes(
     for k in range(n):
         row[O_AREA_TOUCH + k] = g[i, F_AREA_POS + k] + 1
     for q in range(n):
-        r = (q - me) % n
+        r = seat_from(q, me, n)
         if g[i, F_AREA_OF + q] > 0:
             row[O_AREA_OWNER + g[i, F_AREA_OF + q] - 1] = r + 1
         for t in range(3):
@@ -178,7 +186,7 @@ def observe_changes(
             for t in range(3):
                 row[O_UNITS + r * STRIDE + k + t] = g[i, F_UNITS + q * STRIDE + k + t]
     for k in range(n):
-        row[O_TURN_POS + (g[i, F_ORDER + k] - me) % n] = k
+        row[O_TURN_POS + seat_from(g[i, F_ORDER + k], me, n)] = k
 
 
 @kernel
@@ -351,30 +359,77 @@ def step_one(
     refresh(g, prm, i, obs, mask, ids, count, movers)
 
 
+#: how many games ahead the batch's loops ask for the rows a step reads (a game's step
+#: takes about a microsecond, several times the wait for one line from memory)
+AHEAD = 2
+
+
+@kernel_inline
+def fetch_ahead(
+    g: Array, prm: Array, obs: Array, mask: Array, ids: Array, count: Array, i: int
+) -> None:
+    """Prefetch hints for the games after game ``i``: the state rows' fixed fields (up to
+    ``F_UNITS``, eight int64 a cache line), every observation's first ``O_UNITS``
+    entries (the part written at every step, sixteen int32 a line) and the legal list
+    of game ``i + AHEAD``; the unit counts at the locations each player occupies
+    (``F_OCC``, whose line was asked for a game earlier) and the mask entries of the
+    legal list to be cleared (``ids``, likewise) of game ``i + 1``."""
+    num_games = g.shape[0]
+    j = i + AHEAD
+    if j < num_games:
+        for f in range(0, F_UNITS, 8):
+            prefetch(g, (j, f))
+        for p in range(obs.shape[1]):
+            for k in range(0, O_UNITS, 16):
+                prefetch(obs, (j, p, k))
+        prefetch(ids, (j, 0))
+    j = i + 1
+    if j < num_games:
+        for q in range(prm[P_N]):
+            rest = g[j, F_OCC + q * 3] | g[j, F_OCC + q * 3 + 1] | g[j, F_OCC + q * 3 + 2]
+            while rest:
+                prefetch(g, (j, F_UNITS + q * STRIDE + lowest_bit(rest) * 3))
+                rest &= rest - 1
+        for k in range(count[j]):
+            prefetch(mask, (j, ids[j, k]))
+
+
 @kernel
-def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
-    """One step of every game, in this thread (small batches)."""
+def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+    """One step of every game, in this thread (small batches); or, where an action
+    is not legal, nothing and ``first_invalid``'s code (else -1)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
+    bad = first_invalid(g, prm, draws, movers, mask, actions, chance, active, mask.shape[1])
+    if bad >= 0:
+        return bad
     for i in range(g.shape[0]):
+        fetch_ahead(g, prm, obs, mask, ids, count, i)
         if active[i]:
             step_one(
                 g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,
                 rewards, terminated, chance_taken, final_obs, autoreset, auto_chance, i,
             )  # fmt: skip
+    return -1
 
 
 @kernel_parallel
-def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
-    """One step of every game, the batch split among one worker per core."""
+def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+    """``step_serial`` with the batch split among one worker per core (the check of
+    the actions first, in this thread)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
+    bad = first_invalid(g, prm, draws, movers, mask, actions, chance, active, mask.shape[1])
+    if bad >= 0:
+        return bad
     for i in prange(g.shape[0]):
+        fetch_ahead(g, prm, obs, mask, ids, count, i)
         if active[i]:
             step_one(
                 g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,
                 rewards, terminated, chance_taken, final_obs, autoreset, auto_chance, i,
             )  # fmt: skip
+    return -1
 
 
 @kernel
@@ -383,6 +438,8 @@ def random_actions(
 ) -> None:
     """A uniformly random legal action for every player to move (-1 for the others)."""
     for i in range(ids.shape[0]):
+        if i + 4 < ids.shape[0]:
+            prefetch(ids, (i + 4, 0))
         mover = movers[i]
         for p in range(num_players):
             c = count[i]

@@ -16,11 +16,9 @@ the board's own. Entries of seats beyond the table stay 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import factorial
-from typing import Any, Final, TypeVar, cast
+from typing import Final
 
-import numba
 import numpy as np
 
 from koth.games.board import actions as act
@@ -37,34 +35,6 @@ from koth.games.board.tables import (
 )
 
 MAX_PLAYERS: Final = 4
-
-F = TypeVar("F", bound=Callable[..., Any])
-#: numba's options for every board kernel (``_nrt`` is not in numba's typed signature)
-_KERNEL: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False}
-
-
-def kernel(fn: F) -> F:
-    """``fn`` compiled by numba (cached on disk) without numba's reference counting
-    (``_nrt=False``). With it, every array a compiled function hands to another (the
-    game rows to each small rule, a view of one observation) was counted up and down
-    by two atomic instructions, and those took half of a step's time. The board's
-    loops allocate no array (the lists and masks are built in the batch's own rows
-    and in bit masks), which is what a function compiled without it may not do:
-    numba refuses to compile one that does."""
-    return cast(F, numba.njit(**_KERNEL)(fn))
-
-
-def kernel_parallel(fn: F) -> F:
-    """``kernel`` with its ``numba.prange`` loops run by one worker per core."""
-    return cast(F, numba.njit(parallel=True, **_KERNEL)(fn))
-
-
-def kernel_inline(fn: F) -> F:
-    """``kernel`` compiled into its callers (numba's IR inlining): the batch's loops
-    call it once a game, and a call that hands over the batch's arrays as one tuple
-    cost about 2.5 us a game, more than half of a step."""
-    return cast(F, numba.njit(inline="always", **_KERNEL)(fn))
-
 
 # ------------------------------------------------------------------ state row
 F_PHASE: Final = 0

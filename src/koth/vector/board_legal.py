@@ -23,6 +23,7 @@ from koth.games.board.tables import (
     TOTAL_UNITS,
 )
 from koth.vector._jit import lowest_bit
+from koth.vector.board_jit import kernel
 from koth.vector.board_layout import (
     ALLY_BASE,
     ANSWER,
@@ -74,7 +75,6 @@ from koth.vector.board_layout import (
     SWAP_BASE,
     TURN,
     TURN_BASE,
-    kernel,
 )
 
 Array = Any
@@ -137,7 +137,10 @@ def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
 
 @kernel
 def active_seat(g: Array, prm: Array, i: int) -> int:
-    return int(g[i, F_ORDER + g[i, F_TURN] % prm[P_N]])
+    # turns 0..2n-1: the second round of turns starts again at position 0
+    turn = g[i, F_TURN]
+    n = prm[P_N]
+    return int(g[i, F_ORDER + (turn - n if turn >= n else turn)])
 
 
 @kernel

@@ -26,6 +26,7 @@ from koth.games.board.tables import (
     UNITS_PER_PLAYER,
 )
 from koth.vector.board_end import finish_turn
+from koth.vector.board_jit import kernel
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_BASE,
@@ -84,7 +85,6 @@ from koth.vector.board_layout import (
     TERRAIN_BASE,
     TURN,
     TURN_BASE,
-    kernel,
 )
 from koth.vector.board_legal import active_seat, blocker_victim, next_area_to_place, stack_at
 
