@@ -110,9 +110,8 @@ def to_move(g: Array, prm: Array, i: int) -> int:
 
 @kernel
 def seat_from(q: int, me: int, n: int) -> int:
-    """Player ``q``'s seat counted from ``me``: ``(q - me) % n`` for players ``0..n-1``,
-    without the division (a few of them a player and step cost more than the rest of
-    the observation's header)."""
+    """Player ``q``'s seat counted from ``me``: ``(q - me) % n`` for players
+    ``0..n-1``, by a comparison instead of a division."""
     r = q - me
     return r + n if r < 0 else r
 
