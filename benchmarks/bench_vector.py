@@ -24,8 +24,10 @@ median round reported, the ratios taken round by round as in bench_interop_speed
 
 Memory is what the batch's arrays hold, per 1,000 games.
 
+With ``--board-only`` only ``goofspiel`` and the board's rows run.
+
 Usage: python benchmarks/bench_vector.py [--seconds S] [--rounds R] [--batch N ...]
-       [--json FILE]
+       [--board-only] [--json FILE]
 """
 
 from __future__ import annotations
@@ -137,14 +139,18 @@ def parallel_batch_loop(num_games: int) -> Loop:
     return run
 
 
-def rows_to_measure(batches: list[int]) -> list[tuple[Row, Loop]]:
+def rows_to_measure(batches: list[int], board_only: bool = False) -> list[tuple[Row, Loop]]:
     goofspiel = pyspiel.load_game("goofspiel")
+    reference: tuple[Row, Loop] = (
+        Row(REFERENCE, "pyspiel (OpenSpiel)"),
+        playout_loop(lambda r: pyspiel_playout(goofspiel, r)),
+    )
+    workers = numba.get_num_threads()
+    if board_only:
+        return [reference, *board_rows(batches, workers)]
     cards = load_game("cards")
     measured: list[tuple[Row, Loop]] = [
-        (
-            Row(REFERENCE, "pyspiel (OpenSpiel)"),
-            playout_loop(lambda r: pyspiel_playout(goofspiel, r)),
-        ),
+        reference,
         (Row("koth cards", "GameState"), playout_loop(lambda r: gamestate_playout(cards, r))),
     ]
     for size in batches:
@@ -153,7 +159,6 @@ def rows_to_measure(batches: list[int]) -> list[tuple[Row, Loop]]:
         row.memory_per_1000 = batch.memory_bytes() / size * 1000
         measured.append((row, batch_loop(batch, time.thread_time)))
     largest = max(batches)
-    workers = numba.get_num_threads()
     if workers > 1:
         batch = CardsBatch(largest, parallel=True)
         row = Row("koth cards", f"CardsBatch({largest:,}), {workers} workers", clock="wall")
@@ -192,13 +197,16 @@ def main() -> None:
     parser.add_argument(
         "--batch", type=int, nargs="+", default=[64, 1024, 8192], help="batch sizes"
     )
+    parser.add_argument(
+        "--board-only", action="store_true", help="only goofspiel and the board's rows"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
     notice_pure_build()
     if args.rounds < 1 or args.seconds <= 0 or min(args.batch) < 1:
         parser.error("--rounds and --batch must be at least 1 and --seconds positive")
     console = Console(width=170)
-    measured = rows_to_measure(args.batch)
+    measured = rows_to_measure(args.batch, args.board_only)
     for _, loop in measured:
         loop(0.05)  # compile, warm caches and lazy imports outside the measurement
     per_round = args.seconds / args.rounds

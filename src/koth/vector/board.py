@@ -202,21 +202,11 @@ class BoardBatch:
                     f"active must be an array of shape ({self.num_games},), one flag per "
                     f"game, not of shape {moving.shape}"
                 )
-        bad = k.first_invalid(
-            self._g,
-            self._params,
-            self._draws,
-            self.to_move,
-            self.legal_mask,
-            joint,
-            dealt,
-            moving,
-            self.num_actions,
-        )
+        step = k.step_parallel if self.parallel else k.step_serial
+        # the actions are checked inside, before any game moves (one compiled call)
+        bad = step(self._arrays(joint, dealt, moving), self.autoreset, self.auto_chance)
         if bad >= 0:
             self._refuse(bad // 5, bad % 5, joint, dealt)
-        step = k.step_parallel if self.parallel else k.step_serial
-        step(self._arrays(joint, dealt, moving), self.autoreset, self.auto_chance)
 
     def _refuse(self, game: int, player: int, joint: IntArray, dealt: IntArray) -> None:
         if player == 4:

@@ -10,23 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
-from koth.vector._jit import below, jit, jit_parallel, prange
+from koth.vector._jit import below, lowest_bit, prange
+from koth.vector.board_jit import kernel, kernel_inline, kernel_parallel, prefetch
 from koth.vector.board_layout import (
+    ALL_LOCS,
     ALLY_DIE,
     ANSWER,
     DRAW,
     EXCLUDE,
     F_AREA_OF,
     F_AREA_POS,
+    F_CHANGED,
     F_COUNTDOWN,
     F_DECLINED,
     F_DICE,
     F_EXCLUDED,
     F_HAND,
     F_NDICE,
+    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -88,14 +91,7 @@ from koth.vector.board_rules import (
 Array = Any
 
 
-def jit_inline(fn: Any) -> Any:
-    """``fn`` compiled into its callers (numba's IR inlining): the batch's loops call
-    it once a game, and a call that hands over the batch's arrays as one tuple cost
-    about 2.5 us a game, more than half of a step."""
-    return numba.njit(cache=True, nogil=True, inline="always")(fn)
-
-
-@jit
+@kernel
 def to_move(g: Array, prm: Array, i: int) -> int:
     """Game ``i``'s node (``TM_*``)."""
     phase = g[i, F_PHASE]
@@ -112,13 +108,34 @@ def to_move(g: Array, prm: Array, i: int) -> int:
     return TM_OVER
 
 
-@jit
+@kernel
+def seat_from(q: int, me: int, n: int) -> int:
+    """Player ``q``'s seat counted from ``me``: ``(q - me) % n`` for players
+    ``0..n-1``, by a comparison instead of a division."""
+    r = q - me
+    return r + n if r < 0 else r
+
+
+@kernel
 def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> None:
     """Player ``me``'s observation of game ``i`` (``board_layout``; ``board_obs``
     computes it from the view): seats counted from ``me``, the others' excluded types
-    hidden until the end (B16.2)."""
-    n = prm[P_N]
+    hidden until the end (B16.2). Every entry is written."""
     row[:] = 0
+    observe_changes(g, prm, i, me, mover, row, ALL_LOCS)
+
+
+@kernel
+def observe_changes(
+    g: Array, prm: Array, i: int, me: int, mover: int, row: Array, locs: int
+) -> None:
+    """``observe`` for a ``row`` that held player ``me``'s observation of game ``i``
+    before the last changes: every entry before ``O_UNITS`` (a hundred) is written
+    again, and of the unit counts (four hundred) only those at the locations of the
+    mask ``locs`` (``F_CHANGED``: where the rules changed a count). The counts of the
+    seats beyond the table are never written: they stay 0."""
+    n = prm[P_N]
+    row[:O_UNITS] = 0
     phase = g[i, F_PHASE]
     row[O_PHASE] = phase
     row[O_ROUND] = g[i, F_ROUND]
@@ -131,14 +148,14 @@ def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> No
     elif mover == TM_OVER:
         row[O_MOVER] = MOVER_OVER
     else:
-        row[O_MOVER] = (mover - TM_PLAYER0 - me) % n
+        row[O_MOVER] = seat_from(mover - TM_PLAYER0, me, n)
     if prm[P_COUNTDOWN]:
         row[O_COUNTDOWN] = g[i, F_COUNTDOWN]
     row[O_TERMINATION] = g[i, F_TERMINATION] + 1
     if g[i, F_OFFER + 2] >= 0:
         row[O_OFFER] = g[i, F_OFFER] + 1
         row[O_OFFER + 1] = g[i, F_OFFER + 1] + 1
-        row[O_OFFER + 2] = (g[i, F_OFFER + 2] - me) % n + 1
+        row[O_OFFER + 2] = seat_from(g[i, F_OFFER + 2], me, n) + 1
         row[O_OFFER + 3] = g[i, F_OFFER + 3] + 1
         row[O_OFFER + 4] = g[i, F_OFFER + 4] + 1
     for tile in range(28):
@@ -146,7 +163,7 @@ def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> No
     for k in range(n):
         row[O_AREA_TOUCH + k] = g[i, F_AREA_POS + k] + 1
     for q in range(n):
-        r = (q - me) % n
+        r = seat_from(q, me, n)
         if g[i, F_AREA_OF + q] > 0:
             row[O_AREA_OWNER + g[i, F_AREA_OF + q] - 1] = r + 1
         for t in range(3):
@@ -160,13 +177,18 @@ def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> No
             row[O_EXCLUDED + r] = excluded + 2 if q == me or phase == OVER else 1
         row[O_USED + r] = g[i, F_USED + q]
         row[O_WINNER + r] = g[i, F_WINNERS] >> q & 1
-        for k in range(STRIDE):
-            row[O_UNITS + r * STRIDE + k] = g[i, F_UNITS + q * STRIDE + k]
+        rest = locs
+        while rest:
+            loc = lowest_bit(rest)
+            rest &= rest - 1
+            k = loc * 3
+            for t in range(3):
+                row[O_UNITS + r * STRIDE + k + t] = g[i, F_UNITS + q * STRIDE + k + t]
     for k in range(n):
-        row[O_TURN_POS + (g[i, F_ORDER + k] - me) % n] = k
+        row[O_TURN_POS + seat_from(g[i, F_ORDER + k], me, n)] = k
 
 
-@jit
+@kernel
 def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
     """B17.1: the losers get -1/(n-1) each, the winners share the rest (0 each when
     nobody or everybody won)."""
@@ -187,12 +209,13 @@ def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
 
 
 # ------------------------------------------------------------------ batch loops
-@jit
+@kernel
 def refresh(
     g: Array, prm: Array, i: int, obs: Array, mask: Array, ids: Array, count: Array, movers: Array
 ) -> None:
     """Game ``i``'s node, the legal actions of whoever moves (list and mask: at the
-    one simultaneous node every player has the same three) and every observation."""
+    one simultaneous node every player has the same three) and every observation (the
+    unit counts where they changed, ``F_CHANGED``, which is then cleared)."""
     mover = to_move(g, prm, i)
     movers[i] = mover
     row = mask[i]
@@ -206,11 +229,13 @@ def refresh(
     count[i] = c
     for k in range(c):
         row[ids[i, k]] = True
+    locs = g[i, F_CHANGED]
     for p in range(prm[P_N]):
-        observe(g, prm, i, p, mover, obs[i, p])
+        observe_changes(g, prm, i, p, mover, obs[i, p], locs)
+    g[i, F_CHANGED] = 0
 
 
-@jit
+@kernel
 def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     """A chance outcome drawn by game ``i``'s generator, applied; its id."""
     # as int64: the generator's unsigned draw would make the id's sum a float
@@ -220,13 +245,13 @@ def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     return a
 
 
-@jit
+@kernel
 def is_chance(g: Array, i: int) -> bool:
     phase = g[i, F_PHASE]
     return phase in (ROLL, TERRAIN, DRAW, ALLY_DIE)
 
 
-@jit
+@kernel
 def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: bool) -> None:
     reset_game(g, prm, i)
     if auto_chance:
@@ -234,7 +259,7 @@ def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: b
             draw_chance(g, prm, draws, rng, i)
 
 
-@jit
+@kernel
 def reset_range(arrays: Array, auto_chance: bool) -> None:
     (g, prm, draws, rng, _, _, obs, mask, ids, count, movers) = arrays[:11]
     for i in range(g.shape[0]):
@@ -242,7 +267,7 @@ def reset_range(arrays: Array, auto_chance: bool) -> None:
         refresh(g, prm, i, obs, mask, ids, count, movers)
 
 
-@jit
+@kernel
 def first_invalid(
     g: Array,
     prm: Array,
@@ -276,7 +301,7 @@ def first_invalid(
     return -1
 
 
-@jit_inline
+@kernel_inline
 def step_one(
     g: Array,
     prm: Array,
@@ -326,43 +351,94 @@ def step_one(
         terminated[i] = True
         if autoreset:
             refresh(g, prm, i, obs, mask, ids, count, movers)
-            final_obs[i] = obs[i]
+            for q in range(obs.shape[1]):
+                for k in range(obs.shape[2]):
+                    final_obs[i, q, k] = obs[i, q, k]
             start(g, prm, draws, rng, i, auto_chance)
     refresh(g, prm, i, obs, mask, ids, count, movers)
 
 
-@jit
-def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
-    """One step of every game, in this thread (small batches)."""
+#: how many games ahead the batch's loops ask for the rows a step reads (a game's step
+#: takes about a microsecond, several times the wait for one line from memory)
+AHEAD = 2
+
+
+@kernel_inline
+def fetch_ahead(
+    g: Array, prm: Array, obs: Array, mask: Array, ids: Array, count: Array, i: int
+) -> None:
+    """Prefetch hints for the games after game ``i``: the state rows' fixed fields (up to
+    ``F_UNITS``, eight int64 a cache line), every observation's first ``O_UNITS``
+    entries (the part written at every step, sixteen int32 a line) and the legal list
+    of game ``i + AHEAD``; the unit counts at the locations each player occupies
+    (``F_OCC``, whose line was asked for a game earlier) and the mask entries of the
+    legal list to be cleared (``ids``, likewise) of game ``i + 1``."""
+    num_games = g.shape[0]
+    j = i + AHEAD
+    if j < num_games:
+        for f in range(0, F_UNITS, 8):
+            prefetch(g, (j, f))
+        for p in range(obs.shape[1]):
+            for k in range(0, O_UNITS, 16):
+                prefetch(obs, (j, p, k))
+        prefetch(ids, (j, 0))
+    j = i + 1
+    if j < num_games:
+        for q in range(prm[P_N]):
+            rest = g[j, F_OCC + q * 3] | g[j, F_OCC + q * 3 + 1] | g[j, F_OCC + q * 3 + 2]
+            while rest:
+                prefetch(g, (j, F_UNITS + q * STRIDE + lowest_bit(rest) * 3))
+                rest &= rest - 1
+        for k in range(count[j]):
+            prefetch(mask, (j, ids[j, k]))
+
+
+@kernel
+def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+    """One step of every game, in this thread (small batches); or, where an action
+    is not legal, nothing and ``first_invalid``'s code (else -1)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
+    bad = first_invalid(g, prm, draws, movers, mask, actions, chance, active, mask.shape[1])
+    if bad >= 0:
+        return bad
     for i in range(g.shape[0]):
+        fetch_ahead(g, prm, obs, mask, ids, count, i)
         if active[i]:
             step_one(
                 g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,
                 rewards, terminated, chance_taken, final_obs, autoreset, auto_chance, i,
             )  # fmt: skip
+    return -1
 
 
-@jit_parallel
-def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
-    """One step of every game, the batch split among one worker per core."""
+@kernel_parallel
+def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+    """``step_serial`` with the batch split among one worker per core (the check of
+    the actions first, in this thread)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
+    bad = first_invalid(g, prm, draws, movers, mask, actions, chance, active, mask.shape[1])
+    if bad >= 0:
+        return bad
     for i in prange(g.shape[0]):
+        fetch_ahead(g, prm, obs, mask, ids, count, i)
         if active[i]:
             step_one(
                 g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,
                 rewards, terminated, chance_taken, final_obs, autoreset, auto_chance, i,
             )  # fmt: skip
+    return -1
 
 
-@jit
+@kernel
 def random_actions(
     rng: Array, ids: Array, count: Array, movers: Array, num_players: int, out: Array
 ) -> None:
     """A uniformly random legal action for every player to move (-1 for the others)."""
     for i in range(ids.shape[0]):
+        if i + 4 < ids.shape[0]:
+            prefetch(ids, (i + 4, 0))
         mover = movers[i]
         for p in range(num_players):
             c = count[i]

@@ -57,8 +57,22 @@ F_NDICE: Final = 73  # +seat
 F_DICE: Final = 77  # +seat * 4 + k: sorted faces
 F_POINTS: Final = 93  # +seat
 F_OCC: Final = 97  # +seat * 3 + type: location mask
-F_UNITS: Final = 109  # +seat * 99 + loc * 3 + type
+#: the bit mask of the locations whose unit counts changed since the observations were
+#: last written: the rules set a location's bit wherever they change a count
+#: (``board_rules.add_unit``, ``remove_unit``, the kills, pushes and ring turns), and
+#: ``board_kernels.refresh`` rewrites only those locations' counts in the observations,
+#: then clears it; ``ALL_LOCS`` after a reset
+F_CHANGED: Final = 109
+#: the tiles of light terrain, and of normal terrain, as bit masks over the 28 ring
+#: tiles: derived from ``F_TERRAIN`` and rebuilt from it by ``board_rules``
+#: (``terrain_changed``) whenever a terrain field changes (a ring's draw, a ring turn, a
+#: swap), so the move search reads one field instead of 28
+F_LIGHT: Final = 110
+F_NORMAL: Final = 111
+F_UNITS: Final = 112  # +seat * 99 + loc * 3 + type
 STRIDE: Final = NUM_LOCS * 3
+#: every location's bit (``F_CHANGED`` after a reset)
+ALL_LOCS: Final = (1 << NUM_LOCS) - 1
 NUM_FIELDS: Final = F_UNITS + MAX_PLAYERS * STRIDE
 
 # phases (``Phase``)

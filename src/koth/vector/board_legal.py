@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from koth.games.board.actions import PAY_MOVE, PAY_PAIR, PAY_RECRUIT
 from koth.games.board.tables import (
     BLOCKER,
@@ -19,14 +17,13 @@ from koth.games.board.tables import (
     DIFFICULT,
     FIGHTER,
     LIGHT,
-    NORMAL,
-    NUM_TILES,
     PLAYFIELD,
     RING_SIZE,
     RUNNER,
     TOTAL_UNITS,
 )
-from koth.vector._jit import jit, lowest_bit
+from koth.vector._jit import lowest_bit
+from koth.vector.board_jit import kernel
 from koth.vector.board_layout import (
     ALLY_BASE,
     ANSWER,
@@ -44,7 +41,9 @@ from koth.vector.board_layout import (
     F_DICE,
     F_EXCLUDED,
     F_HAND,
+    F_LIGHT,
     F_NDICE,
+    F_NORMAL,
     F_OCC,
     F_OFFER,
     F_ORDER,
@@ -81,7 +80,7 @@ from koth.vector.board_layout import (
 Array = Any
 
 
-@jit
+@kernel
 def neighbours_of(locs: int) -> int:
     """The locations next to any of ``locs`` (tiles and the center; B1): the by-byte
     union of ``tables.NEIGHBOURS_BY_BYTE``."""
@@ -93,7 +92,7 @@ def neighbours_of(locs: int) -> int:
     )
 
 
-@jit
+@kernel
 def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     """``tables.search_reach``: breadth-first from ``src`` over ``reach`` steps, never
     through ``stop``: (the locations seen, src excluded; those passed)."""
@@ -110,18 +109,18 @@ def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     return visited & ~(1 << src), passed
 
 
-@jit
+@kernel
 def units_at(g: Array, i: int, q: int, loc: int, t: int) -> int:
     return int(g[i, F_UNITS + q * STRIDE + loc * 3 + t])
 
 
-@jit
+@kernel
 def stack_at(g: Array, i: int, q: int, loc: int) -> int:
     k = F_UNITS + q * STRIDE + loc * 3
     return int(g[i, k] + g[i, k + 1] + g[i, k + 2])
 
 
-@jit
+@kernel
 def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     """The recruit, move and turn dice of a seat's pool."""
     recruit = move = turn = 0
@@ -136,12 +135,15 @@ def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     return recruit, move, turn
 
 
-@jit
+@kernel
 def active_seat(g: Array, prm: Array, i: int) -> int:
-    return int(g[i, F_ORDER + g[i, F_TURN] % prm[P_N]])
+    # turns 0..2n-1: the second round of turns starts again at position 0
+    turn = g[i, F_TURN]
+    n = prm[P_N]
+    return int(g[i, F_ORDER + (turn - n if turn >= n else turn)])
 
 
-@jit
+@kernel
 def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     """The highest area number not yet attached (B3), 0 when all are."""
     for area in range(prm[P_N], 0, -1):
@@ -150,7 +152,7 @@ def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     return 0
 
 
-@jit
+@kernel
 def placer(g: Array, prm: Array, i: int) -> int:
     area = next_area_to_place(g, prm, i)
     for q in range(prm[P_N]):
@@ -159,7 +161,7 @@ def placer(g: Array, prm: Array, i: int) -> int:
     return -1
 
 
-@jit
+@kernel
 def all_recruited(g: Array, i: int, p: int) -> bool:
     """No unit the player may use is left in hand (B7)."""
     excluded = g[i, F_EXCLUDED + p]
@@ -171,7 +173,7 @@ def all_recruited(g: Array, i: int, p: int) -> bool:
     )
 
 
-@jit
+@kernel
 def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     """The first opponent after ``p`` in turn order with a blocker on ``target``
     (B12.4)."""
@@ -187,7 +189,7 @@ def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     return -1
 
 
-@jit
+@kernel
 def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     """The location of the area touching outer index ``index``, or -1."""
     for k in range(prm[P_N]):
@@ -196,39 +198,25 @@ def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     return -1
 
 
-@jit
-def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int, out: Array) -> int:
-    """The slots around ``target`` from which ``q``'s fighters may assault it, in slot
-    order, into ``out``: tiles (and the center) holding one, or ``q``'s own area when it
-    touches ``target``; their count."""
+@kernel
+def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
+    """The slots around ``target`` from which ``q``'s fighters may assault it: tiles
+    (and the center) holding one, or ``q``'s own area when it touches ``target``. A
+    mask over slot numbers, not locations: bit ``k`` stands for ``SLOTS[target, k]``
+    (at most ``MAX_SLOTS`` = 7 bits), so its bits lowest first are the slots in slot
+    order, and the search needs no list."""
     q_area = CENTER + g[i, F_AREA_OF + q]
-    count = 0
+    found = 0
     for k in range(NUM_SLOTS[target]):
         loc = SLOTS[target, k]
         if units_at(g, i, q, loc, FIGHTER) and (
             loc <= CENTER or (loc == q_area and attached_area(g, prm, i, target) == loc)
         ):
-            out[count] = loc
-            count += 1
-    return count
+            found |= 1 << k
+    return found
 
 
-@jit
-def terrain_masks(g: Array, i: int) -> tuple[int, int, int]:
-    """The light, normal and difficult tiles."""
-    light = normal = difficult = 0
-    for tile in range(NUM_TILES):
-        kind = g[i, F_TERRAIN + tile]
-        if kind == LIGHT:
-            light |= 1 << tile
-        elif kind == NORMAL:
-            normal |= 1 << tile
-        elif kind == DIFFICULT:
-            difficult |= 1 << tile
-    return light, normal, difficult
-
-
-@jit
+@kernel
 def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Player ``p``'s legal action ids in game ``i``, in id order, into ``out``; their
     count (``LegalActions.legal_actions``)."""
@@ -259,7 +247,7 @@ def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return 0
 
 
-@jit
+@kernel
 def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Every action of the active player ``p`` in a turn, in id order: recruits, unit
     moves, assaults and alliance offers, turning, ends (``list_turn_actions``)."""
@@ -289,7 +277,8 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     if pays and not nothing_in_play:
         count, enemy_b = unit_moves(g, prm, i, p, pays, out, count)
         if g[i, F_SLOTS] == 0 or prm[P_N] > 2:
-            light, normal, _ = terrain_masks(g, i)
+            light = g[i, F_LIGHT]
+            normal = g[i, F_NORMAL]
             own_fighters = g[i, F_OCC + p * 3 + FIGHTER]
             rest = enemy_b & (light | normal | 1 << CENTER)
             targets = 0
@@ -314,7 +303,7 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return ends(g, prm, i, n_recruit, n_move, n_turn, out, count)
 
 
-@jit
+@kernel
 def unit_moves(
     g: Array, prm: Array, i: int, p: int, pays: int, out: Array, count: int
 ) -> tuple[int, int]:
@@ -338,7 +327,8 @@ def unit_moves(
         mine &= mine - 1
         if stack_at(g, i, p, loc) >= STACK_LIMITS[loc]:
             full |= 1 << loc
-    light, normal, _ = terrain_masks(g, i)
+    light = g[i, F_LIGHT]
+    normal = g[i, F_NORMAL]
     center = 1 << CENTER
     fighter_ground = light | normal | center
     blocker_ground = light | center
@@ -394,12 +384,13 @@ def unit_moves(
     return count, enemy_b
 
 
-@jit
-def pay_pairs(g: Array, i: int, p: int, pays: int, out: Array) -> int:
-    """The payments of an assault (two move actions at once, B11) as ``PAY_PAIRS``
-    indices, in order; their count."""
+@kernel
+def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
+    """The payments of an assault (two move actions at once, B11): a mask over
+    ``PAY_PAIRS`` indices (bit ``k`` for ``PAY_PAIRS[k]``, six bits; the indices follow
+    the loops' order, so the bits lowest first are the payments in id order)."""
     counts = die_counts(g, i, p)
-    count = 0
+    found = 0
     for first in range(3):
         if not pays >> first & 1:
             continue
@@ -410,67 +401,71 @@ def pay_pairs(g: Array, i: int, p: int, pays: int, out: Array) -> int:
             need_m = (first == PAY_MOVE) + (second == PAY_MOVE)
             need_t = 2 * ((first == PAY_PAIR) + (second == PAY_PAIR))
             if need_r <= counts[0] and need_m <= counts[1] and need_t <= counts[2]:
-                out[count] = PAY_PAIR_INDEX[first, second]
-                count += 1
-    return count
+                found |= 1 << PAY_PAIR_INDEX[first, second]
+    return found
 
 
-@jit
+@kernel
 def assaults(
     g: Array, prm: Array, i: int, p: int, pays: int, targets: int, out: Array, count: int
 ) -> int:
     """Append the assaults by two own fighters (B11) and the alliance offers (B13) on
     the enemy blockers of ``targets`` (a mask)."""
     n = prm[P_N]
-    pairs = np.empty(8, dtype=np.int64)
-    n_pairs = pay_pairs(g, i, p, pays, pairs) if g[i, F_SLOTS] == 0 else 0
+    pairs = pay_pairs(g, i, p, pays) if g[i, F_SLOTS] == 0 else 0
     helpers = 0
     if n > 2:
         for q in range(n):
             if q != p and not g[i, F_DECLINED] >> q & 1:
                 helpers |= 1 << q
-    if n_pairs == 0 and helpers == 0:
+    if pairs == 0 and helpers == 0:
         return count
-    origins = np.empty(8, dtype=np.int64)
-    rest = targets
-    if n_pairs:
+    if pairs:
+        rest = targets
         while rest:
             d = lowest_bit(rest)
             rest &= rest - 1
-            k = fighter_origins(g, prm, i, p, d, origins)
-            for x in range(k):
-                a = origins[x]
-                for y in range(k):
-                    b = origins[y]
+            origins = fighter_origins(g, prm, i, p, d)
+            xs = origins
+            while xs:
+                a = SLOTS[d, lowest_bit(xs)]
+                xs &= xs - 1
+                ys = origins
+                while ys:
+                    b = SLOTS[d, lowest_bit(ys)]
+                    ys &= ys - 1
                     if a == b and units_at(g, i, p, a, FIGHTER) < 2:
                         continue
-                    for z in range(n_pairs):
-                        out[count] = ATTACK_BASE + PAIR_INDEX[d, a, b] * 6 + pairs[z]
+                    zs = pairs
+                    while zs:
+                        out[count] = ATTACK_BASE + PAIR_INDEX[d, a, b] * 6 + lowest_bit(zs)
+                        zs &= zs - 1
                         count += 1
     if helpers == 0:
         return count
-    helper_locs = np.empty(8, dtype=np.int64)
-    masks = np.zeros(4, dtype=np.int64)  # per helper: the mask of its origins around d
     rest = targets
     while rest:
         d = lowest_bit(rest)
         rest &= rest - 1
-        k = fighter_origins(g, prm, i, p, d, origins)
-        if k == 0:
+        origins = fighter_origins(g, prm, i, p, d)
+        if origins == 0:
             continue
         owner = blocker_victim(g, prm, i, p, d)
-        for q in range(4):
-            masks[q] = 0
-            if q < n and helpers >> q & 1 and q != owner:
-                h = fighter_origins(g, prm, i, q, d, helper_locs)
-                for y in range(h):
-                    masks[q] |= 1 << helper_locs[y]
-        for x in range(k):
-            a = origins[x]
+        # per helper q, the slots it may assault d from, in bits 8q to 8q + 6
+        helper_slots = 0
+        for q in range(n):
+            if helpers >> q & 1 and q != owner:
+                helper_slots |= fighter_origins(g, prm, i, q, d) << 8 * q
+        if helper_slots == 0:
+            continue
+        xs = origins
+        while xs:
+            a = SLOTS[d, lowest_bit(xs)]
+            xs &= xs - 1
             for y in range(NUM_SLOTS[d]):
                 h_loc = SLOTS[d, y]
                 for q in range(n):
-                    if masks[q] >> h_loc & 1:
+                    if helper_slots >> (8 * q + y) & 1:
                         for pay in range(3):
                             if pays >> pay & 1:
                                 out[count] = ALLY_BASE + (PAIR_INDEX[d, a, h_loc] * 4 + q) * 3 + pay
@@ -478,7 +473,7 @@ def assaults(
     return count
 
 
-@jit
+@kernel
 def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     """B14: the terrain swaps allowed (a tile gets difficult terrain only where no
     fighter or blocker stands, normal terrain only where no blocker does)."""
@@ -507,7 +502,7 @@ def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     return count
 
 
-@jit
+@kernel
 def ends(
     g: Array, prm: Array, i: int, n_recruit: int, n_move: int, n_turn: int, out: Array, count: int
 ) -> int:
