@@ -25,6 +25,7 @@ median round reported, the ratios taken round by round as in bench_interop_speed
 Memory is what the batch's arrays hold, per 1,000 games.
 
 Usage: python benchmarks/bench_vector.py [--seconds S] [--rounds R] [--batch N ...]
+       [--games cards|board ...]
        [--json FILE]
 """
 
@@ -137,15 +138,26 @@ def parallel_batch_loop(num_games: int) -> Loop:
     return run
 
 
-def rows_to_measure(batches: list[int]) -> list[tuple[Row, Loop]]:
+def rows_to_measure(batches: list[int], games: list[str]) -> list[tuple[Row, Loop]]:
     goofspiel = pyspiel.load_game("goofspiel")
-    cards = load_game("cards")
     measured: list[tuple[Row, Loop]] = [
         (
             Row(REFERENCE, "pyspiel (OpenSpiel)"),
             playout_loop(lambda r: pyspiel_playout(goofspiel, r)),
-        ),
-        (Row("koth cards", "GameState"), playout_loop(lambda r: gamestate_playout(cards, r))),
+        )
+    ]
+    workers = numba.get_num_threads()
+    if "cards" in games:
+        measured += cards_rows(batches, workers)
+    if "board" in games:
+        measured += board_rows(batches, workers)
+    return measured
+
+
+def cards_rows(batches: list[int], workers: int) -> list[tuple[Row, Loop]]:
+    cards = load_game("cards")
+    measured: list[tuple[Row, Loop]] = [
+        (Row("koth cards", "GameState"), playout_loop(lambda r: gamestate_playout(cards, r)))
     ]
     for size in batches:
         batch = CardsBatch(size, parallel=False)
@@ -153,7 +165,6 @@ def rows_to_measure(batches: list[int]) -> list[tuple[Row, Loop]]:
         row.memory_per_1000 = batch.memory_bytes() / size * 1000
         measured.append((row, batch_loop(batch, time.thread_time)))
     largest = max(batches)
-    workers = numba.get_num_threads()
     if workers > 1:
         batch = CardsBatch(largest, parallel=True)
         row = Row("koth cards", f"CardsBatch({largest:,}), {workers} workers", clock="wall")
@@ -163,7 +174,7 @@ def rows_to_measure(batches: list[int]) -> list[tuple[Row, Loop]]:
     measured.append(
         (Row("koth cards", f"CardsParallelBatch({largest:,})"), parallel_batch_loop(largest))
     )
-    return measured + board_rows(batches, workers)
+    return measured
 
 
 def board_rows(batches: list[int], workers: int) -> list[tuple[Row, Loop]]:
@@ -192,13 +203,20 @@ def main() -> None:
     parser.add_argument(
         "--batch", type=int, nargs="+", default=[64, 1024, 8192], help="batch sizes"
     )
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        choices=("cards", "board"),
+        default=["cards", "board"],
+        help="which games' rows to measure beside goofspiel (both by default)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
     notice_pure_build()
     if args.rounds < 1 or args.seconds <= 0 or min(args.batch) < 1:
         parser.error("--rounds and --batch must be at least 1 and --seconds positive")
     console = Console(width=170)
-    measured = rows_to_measure(args.batch)
+    measured = rows_to_measure(args.batch, args.games)
     for _, loop in measured:
         loop(0.05)  # compile, warm caches and lazy imports outside the measurement
     per_round = args.seconds / args.rounds

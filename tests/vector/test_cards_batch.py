@@ -23,8 +23,8 @@ from koth.core.state import GameState
 from koth.games.cards.actions import action_from_id, action_id
 from koth.games.cards.game import CardsGame
 from koth.games.cards.state import CardsState
-from koth.vector import cards_kernels as kernels
 from koth.vector import cards_layout as L
+from koth.vector import cards_view as kernels
 from koth.vector.cards import CardsBatch
 from koth.vector.cards_obs import encode
 
@@ -169,9 +169,9 @@ def test_changing_another_players_secret_never_changes_my_observation() -> None:
                     b = rng.choice([p for p in places if p[0] != a[0]])
                     g, stacks = batch._g.copy(), batch._stacks.copy()
                     swap(g, stacks, i, a, b, me)
-                    row = np.zeros(L.OBS_SIZE, dtype=np.uint8)
-                    kernels.observe(g, stacks, batch._params, i, me, row)
-                    assert np.array_equal(row, batch.observations[i, me]), (params, a, b)
+                    obs = np.zeros_like(batch.observations)
+                    kernels.observe(g, stacks, batch._params, i, me, obs)
+                    assert np.array_equal(obs[i, me], batch.observations[i, me]), (params, a, b)
                     checked += 1
         assert checked > 1000
 

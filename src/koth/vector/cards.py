@@ -28,7 +28,7 @@ import numpy.typing as npt
 from koth.core.errors import GameOverError, IllegalActionError, InvalidParamsError
 from koth.games.cards.actions import action_from_id
 from koth.games.cards.params import CardsParams
-from koth.vector import cards_kernels as k
+from koth.vector import cards_loops as k
 from koth.vector._jit import seed_streams
 from koth.vector.cards_layout import (
     F_PHASE,
