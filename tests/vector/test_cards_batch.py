@@ -186,6 +186,20 @@ def test_a_seed_replays_each_game_whatever_the_batch_size() -> None:
         assert np.array_equal(small.observations, large.observations[:3])
 
 
+def test_one_worker_per_core_steps_every_game_as_one_worker_does() -> None:
+    serial, split = CardsBatch(600, parallel=False), CardsBatch(600, parallel=True)
+    serial.reset(4)
+    split.reset(4)
+    for _ in range(160):
+        actions = serial.random_actions()
+        assert np.array_equal(actions, split.random_actions())
+        serial.step(actions)
+        split.step(actions)
+        assert np.array_equal(serial.observations, split.observations)
+        assert np.array_equal(serial.legal_mask, split.legal_mask)
+        assert np.array_equal(serial.rewards, split.rewards)
+
+
 def test_auto_chance_leaves_only_decisions_and_autoreset_restarts_a_finished_game() -> None:
     batch = CardsBatch(16, auto_chance=True)
     batch.reset(5)
@@ -231,8 +245,22 @@ def test_a_supplied_deal_must_be_undealt() -> None:
         (lambda: CardsBatch(2).reset(-1), "non-negative"),
         (lambda: CardsBatch(2).step(np.zeros((2, 2))), "reset"),
         (lambda: CardsBatch(2).legal_actions(2, 0), r"outside 0\.\.1"),
+        (lambda: started(CardsBatch(2)).step(np.zeros((2, 2)), chance=[1]), r"shape \(2,\)"),
+        (lambda: started(CardsBatch(2)).step(np.zeros((2, 2)), active=[1]), r"one flag per"),
+        (lambda: CardsBatch(2).is_over(True), "integer"),
     ],
 )
 def test_bad_input_is_named(make: Any, message: str) -> None:
-    with pytest.raises((InvalidParamsError, GameOverError), match=message):
+    with pytest.raises((InvalidParamsError, GameOverError, IllegalActionError), match=message):
         make()
+
+
+def started(batch: CardsBatch) -> CardsBatch:
+    batch.reset(0)
+    return batch
+
+
+def test_memory_counts_every_array_of_the_batch() -> None:
+    batch = CardsBatch(10)
+    assert batch.memory_bytes() >= batch.observations.nbytes * 2 + batch.legal_mask.nbytes
+    assert CardsBatch(20).memory_bytes() > batch.memory_bytes()

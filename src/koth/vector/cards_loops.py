@@ -43,6 +43,7 @@ from koth.vector.cards_layout import (
     F_PHASE,
     F_RROUND,
     F_UNDEALT,
+    NUM_ACTIONS,
     TM_BOTH,
     TM_CHANCE,
     TM_OVER,
@@ -239,9 +240,13 @@ def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: i
 
 
 @jit
-def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
-    """One step of every game, in this thread (small batches)."""
-    step_range(arrays, autoreset, auto_chance, 0, arrays[0].shape[0])
+def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+    """One step of every game, in this thread (small batches), once every action is
+    legal; otherwise nothing, and the first bad one (``first_invalid``)."""
+    bad = first_of(arrays)
+    if bad < 0:
+        step_range(arrays, autoreset, auto_chance, 0, arrays[0].shape[0])
+    return bad
 
 
 #: the games one worker steps at a time (``step_parallel``)
@@ -249,12 +254,24 @@ CHUNK = 256
 
 
 @jit_parallel
-def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> None:
-    """One step of every game, the batch split among one worker per core in chunks of
+def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+    """``step_serial`` with the batch split among one worker per core in chunks of
     ``CHUNK`` games (one unpacking of the arrays a chunk, not a game)."""
-    n = arrays[0].shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        step_range(arrays, autoreset, auto_chance, c * CHUNK, min(n, (c + 1) * CHUNK))
+    bad = first_of(arrays)
+    if bad < 0:
+        n = arrays[0].shape[0]
+        for c in prange((n + CHUNK - 1) // CHUNK):
+            step_range(arrays, autoreset, auto_chance, c * CHUNK, min(n, (c + 1) * CHUNK))
+    return bad
+
+
+@jit
+def first_of(arrays: Array) -> int:
+    """``first_invalid`` of a step's arrays (``CardsBatch.step``'s order)."""
+    g, actions, chance, mask, movers, active = (
+        arrays[0], arrays[4], arrays[5], arrays[7], arrays[10], arrays[15]
+    )  # fmt: skip
+    return first_invalid(g, movers, mask, actions, chance, active, NUM_ACTIONS)
 
 
 @jit

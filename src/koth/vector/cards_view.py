@@ -116,12 +116,12 @@ SPREAD = np.array(
 )
 
 
-@jit
+@jit_inline
 def joker_public(g: Array, i: int, p: int) -> bool:
     return bool(g[i, F_JOKER_PUBLIC + p] == 1 or g[i, F_PHASE] == TIEBREAK)
 
 
-@jit
+@jit_inline
 def with_code(planes: Any, mask: int, code: int) -> Any:
     """``planes`` (the four bits of every card's code, one mask per bit) with the
     cards of ``mask`` given ``code`` (the zones are disjoint: no card gets two)."""
@@ -230,7 +230,7 @@ def observe(g: Array, stk: Array, params: Array, i: int, me: int, obs: Array) ->
     obs[i, me, O_FACE_DOWN_DISCARDS] = popcount(hidden)
 
 
-@jit
+@jit_inline
 def swap_jokers(mask: int) -> int:
     """``mask`` with bits 52 and 53 exchanged (player 1's Joker is its slot 52)."""
     a = (mask >> 52) & 1
