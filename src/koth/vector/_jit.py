@@ -67,9 +67,26 @@ def _borrowed_typer(typingctx: Any, array: Any) -> Any:
     return array(array), codegen
 
 
+def _put8_typer(typingctx: Any, array: Any, offset: Any, value: Any) -> Any:
+    if not (isinstance(array, types.Array) and array.dtype == types.uint8 and array.layout == "C"):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, value=args[0]).data
+        target = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], target, align=1)
+        return context.get_dummy_value()
+
+    return types.void(array, types.int64, types.int64), codegen
+
+
 # LLVM's own instructions, called from compiled code only
 _ctpop: Any = intrinsic(_ctpop_typer)
 _cttz: Any = intrinsic(_cttz_typer)
+#: ``put8(a, offset, x)``: the eight bytes of ``x`` (little-endian) written at byte
+#: ``offset`` of the C-contiguous uint8 array ``a`` (flat, not checked), in one store
+#: where eight byte stores took eight shifts and stores
+put8: Any = intrinsic(_put8_typer)
 #: ``borrowed(a)``: the same array (data, shape, strides) without its owner. numba
 #: counts the references of an array's owner (its "meminfo") with an atomic add and
 #: subtract each time the array is passed to a compiled function or bound to a

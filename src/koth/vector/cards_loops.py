@@ -57,13 +57,10 @@ Array = Any
 @jit_inline
 def relist(g: Array, params: Array, i: int, p: int, mask: Array, ids: Array, count: Array) -> None:
     """Player ``p``'s legal actions in game ``i`` anew: the list ``ids[i, p]`` (its
-    length in ``count[i, p]``) and the mask, where the old list's entries are cleared
-    one by one when they are few (a mask row is 1,000 bytes)."""
-    if count[i, p] > 8:
-        mask[i, p, :] = False
-    else:
-        for k in range(count[i, p]):
-            mask[i, p, ids[i, p, k]] = False
+    length in ``count[i, p]``) and the mask, whose old entries are cleared one by one
+    from the old list (a few dozen at most, where the row holds 310)."""
+    for k in range(count[i, p]):
+        mask[i, p, ids[i, p, k]] = False
     n = legal(g, params, i, p, ids)
     count[i, p] = n
     for k in range(n):

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from koth.vector._jit import (
-    jit,
     jit_inline,
     nth_bit,
     popcount,
+    put8,
 )
 from koth.vector.cards_kernels import (
     ASSIGN,
@@ -134,7 +134,7 @@ def with_code(planes: Any, mask: int, code: int) -> Any:
     )
 
 
-@jit
+@jit_inline
 def observe(g: Array, stk: Array, params: Array, i: int, me: int, obs: Array) -> None:
     """Player ``me``'s observation of game ``i`` (the layout of ``cards_layout``) into
     ``obs[i, me]``: a function of what ``view(state, me)`` shows, nothing else."""
@@ -195,15 +195,20 @@ def observe(g: Array, stk: Array, params: Array, i: int, me: int, obs: Array) ->
     p0, p1, p2, p3 = with_code(planes, tops, C_FACE_UP)
     if me == 1:  # the Jokers' slots: mine first
         p0, p1, p2, p3 = swap_jokers(p0), swap_jokers(p1), swap_jokers(p2), swap_jokers(p3)
-    for base in range(0, 56, 8):  # eight cards at a time: each bit spread to a byte
+    # eight cards at a time: each plane's bit spread to a byte, the four planes' bytes
+    # combined into the eight cards' codes, written in one store. The last store
+    # spills a zero into slot 55 (``O_SIZE``), which the stack loop above already
+    # wrote: so it writes its first stack's size again below.
+    row = (i * 2 + me) * OBS_SIZE + O_CARDS  # obs[i, me, O_CARDS], counted in bytes
+    for base in range(0, 56, 8):
         codes = (
             SPREAD[(p0 >> base) & 0xFF]
             | (SPREAD[(p1 >> base) & 0xFF] << 1)
             | (SPREAD[(p2 >> base) & 0xFF] << 2)
             | (SPREAD[(p3 >> base) & 0xFF] << 3)
         )
-        for b in range(min(8, 55 - base)):
-            obs[i, me, O_CARDS + base + b] = (codes >> (8 * b)) & 0xFF
+        put8(obs, row + base, codes)
+    obs[i, me, O_SIZE] = g[i, F_SLEN]
     obs[i, me, O_PHASE] = phase
     obs[i, me, O_DEALER] = 1 if params[P_DEALER] == me else 0
     obs[i, me, O_DEALT] = g[i, F_DEALT]
