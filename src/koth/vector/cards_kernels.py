@@ -125,7 +125,7 @@ def chooser(g: Array, params: Array, i: int) -> int:
     return int((params[P_DEALER] + g[i, F_TURN]) % 2)
 
 
-@jit
+@jit_inline
 def to_move(g: Array, params: Array, i: int) -> int:
     phase = g[i, F_PHASE]
     if phase == DEAL:
@@ -240,7 +240,7 @@ def apply_choose(g: Array, i: int, a: int) -> None:
     g[i, F_LAST + 1] = -1
 
 
-@jit
+@jit_inline
 def joker_home(g: Array, i: int) -> None:
     """C8.2: after a tie-break both Jokers go back to their owners' hands."""
     for p in range(2):
@@ -250,7 +250,7 @@ def joker_home(g: Array, i: int) -> None:
             g[i, F_HAND + p] |= joker
 
 
-@jit
+@jit_inline
 def resolve(g: Array, stk: Array, params: Array, i: int, a0: int, a1: int) -> None:
     """C6-C10: reveal both attacks, discard their cards, and decide the fight."""
     tiebreak = g[i, F_PHASE] == TIEBREAK
@@ -300,7 +300,7 @@ def resolve(g: Array, stk: Array, params: Array, i: int, a0: int, a1: int) -> No
     finish_fight(g, stk, params, i, winner)
 
 
-@jit
+@jit_inline
 def finish_fight(g: Array, stk: Array, params: Array, i: int, winner: int) -> None:
     s = g[i, F_STACK]
     size = g[i, F_SLEN + s]
