@@ -22,11 +22,13 @@ from koth.vector._jit import (
 )
 from koth.vector.cards_kernels import (
     ASSIGN,
+    ATTACK,
     CHOOSE,
     DEAL,
     OVER,
     RESERVE,
     START_CARDS,
+    TIEBREAK,
     apply_assign,
     apply_choose,
     apply_deal,
@@ -161,6 +163,11 @@ def decide(
     caller must compute them anew (``refresh``)."""
     phase = g[i, F_PHASE]
     mover = movers[i]
+    if phase in (ATTACK, TIEBREAK):
+        resolve(g, stk, params, i, actions[i, 0], actions[i, 1])
+        return False
+    # the players whose legal actions change: both (TM_BOTH), or the mover alone
+    listed = TM_BOTH
     if phase == RESERVE:
         a0, a1 = actions[i, 0], actions[i, 1]
         if g[i, F_RROUND] == START_CARDS - 1:  # the last round: the phase ends
@@ -168,27 +175,22 @@ def decide(
             return False
         reserve_seen(g, i, a0, a1, obs)  # reads the round's cards: before the move
         apply_reserve(g, i, a0, a1)
-        relist(g, params, i, 0, mask, ids, count)
-        relist(g, params, i, 1, mask, ids, count)
-        return True
-    if phase == CHOOSE:
+    elif phase == CHOOSE:
         apply_choose(g, i, actions[i, mover - TM_PLAYER0])
         choose_seen(g, i, obs)
         movers[i] = TM_BOTH
-        relist(g, params, i, 0, mask, ids, count)
-        relist(g, params, i, 1, mask, ids, count)
-        return True
-    if phase == ASSIGN:
+    else:  # ASSIGN
         a = actions[i, mover - TM_PLAYER0]
         card = lowest_bit(g[i, F_PENDING])
         apply_assign(g, i, a)
         if g[i, F_PHASE] != ASSIGN:  # the last card: placed, the next choice
             return False
         assign_seen(g, i, card, a, obs)
-        relist(g, params, i, mover - TM_PLAYER0, mask, ids, count)
-        return True
-    resolve(g, stk, params, i, actions[i, 0], actions[i, 1])
-    return False
+        listed = mover
+    for p in range(2):  # one call site: ``relist`` is inlined where it is called
+        if listed == TM_BOTH or listed == TM_PLAYER0 + p:
+            relist(g, params, i, p, mask, ids, count)
+    return True
 
 
 @jit
