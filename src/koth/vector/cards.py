@@ -1,7 +1,8 @@
 """``CardsBatch``: many card games stepped at once, with observations and masks.
 
 A batch holds ``num_games`` games of one set of parameters in arrays; ``step`` moves
-every game one step in compiled loops (``cards_kernels``), one worker per core. The
+every game one step in compiled loops (``cards_loops``, over the rules of
+``cards_kernels`` and the observations of ``cards_view``), one worker per core. The
 action ids are those of ``koth.games.cards.actions`` (``action_id``), so a batch and
 ``GameState`` take and give the same numbers.
 

@@ -1,4 +1,4 @@
-"""The card game's rules as compiled loops over a batch of games (numba).
+"""The card game's rules, compiled (numba), for one game of a batch at a time.
 
 One row of ``g`` (int64 fields, ``cards_layout.F_*``) and of ``stk`` (the pyramid's
 cards) is one game; every function here reads and writes game ``i`` alone, so the

@@ -5,6 +5,10 @@ up to date after every step.
 Each loop takes the batch's arrays once and hands each game to the rules
 (``cards_kernels``) and the observations (``cards_view``) by index; the arrays are
 borrowed (``_jit.borrowed``) for the loop, so the calls per game count no references.
+
+numba's cache of a compiled function is keyed on its own file, not on those it calls:
+after changing ``cards_kernels`` or ``cards_view``, delete the ``*.nbi`` and ``*.nbc``
+files of ``__pycache__`` here, or these loops keep the old code until this file changes.
 """
 
 from __future__ import annotations
