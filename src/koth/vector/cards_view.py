@@ -137,7 +137,9 @@ def with_code(planes: Any, mask: int, code: int) -> Any:
 @jit_inline
 def observe(g: Array, stk: Array, params: Array, i: int, me: int, obs: Array) -> None:
     """Player ``me``'s observation of game ``i`` (the layout of ``cards_layout``) into
-    ``obs[i, me]``: a function of what ``view(state, me)`` shows, nothing else."""
+    ``obs[i, me]``: a function of what ``view(state, me)`` shows, nothing else.
+    ``obs`` is a batch's C-contiguous ``(N, 2, OBS_SIZE)`` uint8 array (the card codes
+    are stored by byte offset, ``put8``)."""
     for k in range(O_PHASE, OBS_SIZE):
         obs[i, me, k] = 0
     opp = 1 - me
