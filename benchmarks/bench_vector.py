@@ -24,10 +24,11 @@ median round reported, the ratios taken round by round as in bench_interop_speed
 
 Memory is what the batch's arrays hold, per 1,000 games.
 
-With ``--board-only`` only ``goofspiel`` and the board's rows run.
+With ``--games cards`` or ``--games board`` only ``goofspiel`` and that game's rows run.
 
 Usage: python benchmarks/bench_vector.py [--seconds S] [--rounds R] [--batch N ...]
-       [--board-only] [--json FILE]
+       [--games cards|board ...]
+       [--json FILE]
 """
 
 from __future__ import annotations
@@ -139,19 +140,26 @@ def parallel_batch_loop(num_games: int) -> Loop:
     return run
 
 
-def rows_to_measure(batches: list[int], board_only: bool = False) -> list[tuple[Row, Loop]]:
+def rows_to_measure(batches: list[int], games: list[str]) -> list[tuple[Row, Loop]]:
     goofspiel = pyspiel.load_game("goofspiel")
-    reference: tuple[Row, Loop] = (
-        Row(REFERENCE, "pyspiel (OpenSpiel)"),
-        playout_loop(lambda r: pyspiel_playout(goofspiel, r)),
-    )
+    measured: list[tuple[Row, Loop]] = [
+        (
+            Row(REFERENCE, "pyspiel (OpenSpiel)"),
+            playout_loop(lambda r: pyspiel_playout(goofspiel, r)),
+        )
+    ]
     workers = numba.get_num_threads()
-    if board_only:
-        return [reference, *board_rows(batches, workers)]
+    if "cards" in games:
+        measured += cards_rows(batches, workers)
+    if "board" in games:
+        measured += board_rows(batches, workers)
+    return measured
+
+
+def cards_rows(batches: list[int], workers: int) -> list[tuple[Row, Loop]]:
     cards = load_game("cards")
     measured: list[tuple[Row, Loop]] = [
-        reference,
-        (Row("koth cards", "GameState"), playout_loop(lambda r: gamestate_playout(cards, r))),
+        (Row("koth cards", "GameState"), playout_loop(lambda r: gamestate_playout(cards, r)))
     ]
     for size in batches:
         batch = CardsBatch(size, parallel=False)
@@ -168,7 +176,7 @@ def rows_to_measure(batches: list[int], board_only: bool = False) -> list[tuple[
     measured.append(
         (Row("koth cards", f"CardsParallelBatch({largest:,})"), parallel_batch_loop(largest))
     )
-    return measured + board_rows(batches, workers)
+    return measured
 
 
 def board_rows(batches: list[int], workers: int) -> list[tuple[Row, Loop]]:
@@ -198,7 +206,11 @@ def main() -> None:
         "--batch", type=int, nargs="+", default=[64, 1024, 8192], help="batch sizes"
     )
     parser.add_argument(
-        "--board-only", action="store_true", help="only goofspiel and the board's rows"
+        "--games",
+        nargs="+",
+        choices=("cards", "board"),
+        default=["cards", "board"],
+        help="which games' rows to measure beside goofspiel (both by default)",
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
@@ -206,7 +218,7 @@ def main() -> None:
     if args.rounds < 1 or args.seconds <= 0 or min(args.batch) < 1:
         parser.error("--rounds and --batch must be at least 1 and --seconds positive")
     console = Console(width=170)
-    measured = rows_to_measure(args.batch, args.board_only)
+    measured = rows_to_measure(args.batch, args.games)
     for _, loop in measured:
         loop(0.05)  # compile, warm caches and lazy imports outside the measurement
     per_round = args.seconds / args.rounds

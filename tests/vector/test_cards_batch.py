@@ -23,8 +23,8 @@ from koth.core.state import GameState
 from koth.games.cards.actions import action_from_id, action_id
 from koth.games.cards.game import CardsGame
 from koth.games.cards.state import CardsState
-from koth.vector import cards_kernels as kernels
 from koth.vector import cards_layout as L
+from koth.vector import cards_view as kernels
 from koth.vector.cards import CardsBatch
 from koth.vector.cards_obs import encode
 
@@ -169,9 +169,9 @@ def test_changing_another_players_secret_never_changes_my_observation() -> None:
                     b = rng.choice([p for p in places if p[0] != a[0]])
                     g, stacks = batch._g.copy(), batch._stacks.copy()
                     swap(g, stacks, i, a, b, me)
-                    row = np.zeros(L.OBS_SIZE, dtype=np.uint8)
-                    kernels.observe(g, stacks, batch._params, i, me, row)
-                    assert np.array_equal(row, batch.observations[i, me]), (params, a, b)
+                    obs = np.zeros_like(batch.observations)
+                    kernels.observe(g, stacks, batch._params, i, me, obs)
+                    assert np.array_equal(obs[i, me], batch.observations[i, me]), (params, a, b)
                     checked += 1
         assert checked > 1000
 
@@ -184,6 +184,20 @@ def test_a_seed_replays_each_game_whatever_the_batch_size() -> None:
         small.step(small.random_actions())
         large.step(large.random_actions())
         assert np.array_equal(small.observations, large.observations[:3])
+
+
+def test_one_worker_per_core_steps_every_game_as_one_worker_does() -> None:
+    serial, split = CardsBatch(600, parallel=False), CardsBatch(600, parallel=True)
+    serial.reset(4)
+    split.reset(4)
+    for _ in range(160):
+        actions = serial.random_actions()
+        assert np.array_equal(actions, split.random_actions())
+        serial.step(actions)
+        split.step(actions)
+        assert np.array_equal(serial.observations, split.observations)
+        assert np.array_equal(serial.legal_mask, split.legal_mask)
+        assert np.array_equal(serial.rewards, split.rewards)
 
 
 def test_auto_chance_leaves_only_decisions_and_autoreset_restarts_a_finished_game() -> None:
@@ -231,8 +245,22 @@ def test_a_supplied_deal_must_be_undealt() -> None:
         (lambda: CardsBatch(2).reset(-1), "non-negative"),
         (lambda: CardsBatch(2).step(np.zeros((2, 2))), "reset"),
         (lambda: CardsBatch(2).legal_actions(2, 0), r"outside 0\.\.1"),
+        (lambda: started(CardsBatch(2)).step(np.zeros((2, 2)), chance=[1]), r"shape \(2,\)"),
+        (lambda: started(CardsBatch(2)).step(np.zeros((2, 2)), active=[1]), r"one flag per"),
+        (lambda: CardsBatch(2).is_over(True), "integer"),
     ],
 )
 def test_bad_input_is_named(make: Any, message: str) -> None:
-    with pytest.raises((InvalidParamsError, GameOverError), match=message):
+    with pytest.raises((InvalidParamsError, GameOverError, IllegalActionError), match=message):
         make()
+
+
+def started(batch: CardsBatch) -> CardsBatch:
+    batch.reset(0)
+    return batch
+
+
+def test_memory_counts_every_array_of_the_batch() -> None:
+    batch = CardsBatch(10)
+    assert batch.memory_bytes() >= batch.observations.nbytes * 2 + batch.legal_mask.nbytes
+    assert CardsBatch(20).memory_bytes() > batch.memory_bytes()

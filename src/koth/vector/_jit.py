@@ -23,6 +23,14 @@ def jit(fn: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
+def jit_inline(fn: F) -> F:
+    """``fn`` compiled by numba into the body of each compiled caller (inlined), for
+    the small functions a step calls once a game: a call of a compiled function
+    copies each array it is passed and counts its references on the way in and
+    out (``borrowed``), which cost more than such a function's work."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+
+
 def jit_parallel(fn: F) -> F:
     """``fn`` compiled by numba with its ``numba.prange`` loops run by one worker per
     core."""
@@ -46,9 +54,47 @@ def _cttz_typer(typingctx: Any, x: Any) -> Any:
     return types.int64(types.int64), codegen
 
 
+def _borrowed_typer(typingctx: Any, array: Any) -> Any:
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        view = context.make_array(signature.args[0])(context, builder, value=args[0])
+        view.meminfo = ir.Constant(view.meminfo.type, None)
+        view.parent = ir.Constant(view.parent.type, None)
+        return view._getvalue()
+
+    return array(array), codegen
+
+
+def _put8_typer(typingctx: Any, array: Any, offset: Any, value: Any) -> Any:
+    if not (isinstance(array, types.Array) and array.dtype == types.uint8 and array.layout == "C"):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, value=args[0]).data
+        target = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], target, align=1)
+        return context.get_dummy_value()
+
+    return types.void(array, types.int64, types.int64), codegen
+
+
 # LLVM's own instructions, called from compiled code only
 _ctpop: Any = intrinsic(_ctpop_typer)
 _cttz: Any = intrinsic(_cttz_typer)
+#: ``put8(a, offset, x)``: the eight bytes of ``x`` (little-endian) written at byte
+#: ``offset`` of the C-contiguous uint8 array ``a`` (flat, not checked), in one store
+#: where eight byte stores took eight shifts and stores
+put8: Any = intrinsic(_put8_typer)
+#: ``borrowed(a)``: the same array (data, shape, strides) without its owner. numba
+#: counts the references of an array's owner (its "meminfo") with an atomic add and
+#: subtract each time the array is passed to a compiled function or bound to a
+#: variable; a step of one game passed a dozen arrays down a few calls, and those
+#: atomics took half its time. A borrowed array has no owner, so those counts are
+#: skipped (a null test each). Only for arrays that outlive the call that borrows
+#: them (the batch's own, during a kernel) and never returned or kept.
+borrowed: Any = intrinsic(_borrowed_typer)
 
 
 @jit

@@ -1,7 +1,8 @@
 """``CardsBatch``: many card games stepped at once, with observations and masks.
 
 A batch holds ``num_games`` games of one set of parameters in arrays; ``step`` moves
-every game one step in compiled loops (``cards_kernels``), one worker per core. The
+every game one step in compiled loops (``cards_loops``, over the rules of
+``cards_kernels`` and the observations of ``cards_view``), one worker per core. The
 action ids are those of ``koth.games.cards.actions`` (``action_id``), so a batch and
 ``GameState`` take and give the same numbers.
 
@@ -25,11 +26,12 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from koth.core.errors import GameOverError, IllegalActionError, InvalidParamsError
+from koth.core.errors import IllegalActionError, InvalidParamsError
 from koth.games.cards.actions import action_from_id
 from koth.games.cards.params import CardsParams
-from koth.vector import cards_kernels as k
+from koth.vector import cards_loops as k
 from koth.vector._jit import seed_streams
+from koth.vector.base import BatchBase, seed_value
 from koth.vector.cards_layout import (
     F_PHASE,
     F_UNDEALT,
@@ -45,7 +47,7 @@ from koth.vector.cards_layout import (
     TM_CHANCE,
     TM_OVER,
 )
-from koth.vector.checks import batch_size, game_index
+from koth.vector.checks import batch_size
 
 IntArray = npt.NDArray[np.int64]
 
@@ -56,10 +58,12 @@ _ACTION_STREAM: Final = 1
 PARALLEL_FROM: Final = 2048
 
 
-class CardsBatch:
+class CardsBatch(BatchBase):
     """``num_games`` card games of ``params`` in arrays (see the module docstring)."""
 
-    num_players: Final = 2
+    over_code = TM_OVER
+    outcome_name = "card"
+    num_players = 2
     num_actions: Final = NUM_ACTIONS
     observation_size: Final = OBS_SIZE
 
@@ -118,8 +122,7 @@ class CardsBatch:
     # ----------------------------------------------------------------- steps
     def reset(self, seed: int = 0) -> None:
         """Start every game anew; game ``i`` draws from a stream of ``(seed, i)``."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise InvalidParamsError(f"a seed is a non-negative integer, not {seed!r}")
+        seed_value(seed)
         self._rng[:] = seed_streams(seed, self.num_games, _CHANCE_STREAM)
         self._action_rng[:] = seed_streams(seed, self.num_games, _ACTION_STREAM)
         self._count[:] = 0
@@ -152,35 +155,7 @@ class CardsBatch:
         no array: drawn inside). With ``active`` (booleans, one per game) only the
         games marked True move; the others keep their state and last step's rewards.
         Nothing changes when any action is illegal."""
-        if not self._started:
-            raise GameOverError("the batch has not started: call reset(seed) first")
-        joint = np.ascontiguousarray(actions, dtype=np.int64)
-        if joint.shape != (self.num_games, 2):
-            raise IllegalActionError(
-                f"actions must be an array of shape ({self.num_games}, 2), one action per "
-                f"game and player, not of shape {joint.shape}"
-            )
-        dealt = self._no_chance
-        if chance is not None:
-            dealt = np.ascontiguousarray(chance, dtype=np.int64)
-            if dealt.shape != (self.num_games,):
-                raise IllegalActionError(
-                    f"chance must be an array of shape ({self.num_games},), one card per "
-                    f"game (-1: drawn inside), not of shape {dealt.shape}"
-                )
-        moving = self._all_games
-        if active is not None:
-            moving = np.ascontiguousarray(active, dtype=np.bool_)
-            if moving.shape != (self.num_games,):
-                raise IllegalActionError(
-                    f"active must be an array of shape ({self.num_games},), one flag per "
-                    f"game, not of shape {moving.shape}"
-                )
-        bad = k.first_invalid(
-            self._g, self.to_move, self.legal_mask, joint, dealt, moving, NUM_ACTIONS
-        )
-        if bad >= 0:
-            self._refuse(bad // 3, bad % 3, joint, dealt)
+        joint, dealt, moving = self._step_inputs(actions, chance, active)
         step = k.step_parallel if self.parallel else k.step_serial
         arrays = (
             self._g,
@@ -200,7 +175,11 @@ class CardsBatch:
             self.final_observations,
             moving,
         )
-        step(arrays, self.autoreset, self.auto_chance)
+        # one compiled call checks every action, then steps (or returns the first
+        # bad one, having changed nothing): a call costs microseconds of Python
+        bad = step(arrays, self.autoreset, self.auto_chance)
+        if bad >= 0:
+            self._refuse(bad // 3, bad % 3, joint, dealt)
 
     def _refuse(self, game: int, player: int, joint: IntArray, dealt: IntArray) -> None:
         if player == 2:
@@ -244,30 +223,3 @@ class CardsBatch:
         undealt = int(self._g[i, F_UNDEALT])
         cards = [c for c in range(52) if undealt >> c & 1]
         return [(c, 1.0 / len(cards)) for c in cards]
-
-    def is_over(self, game: int) -> bool:
-        return bool(self.to_move[self._game(game)] == TM_OVER)
-
-    def memory_bytes(self) -> int:
-        """The bytes the batch's arrays hold."""
-        arrays: list[np.ndarray[Any, Any]] = [
-            self._g,
-            self._stacks,
-            self._rng,
-            self._action_rng,
-            self._ids,
-            self._count,
-            self._no_chance,
-            self._all_games,
-            self.observations,
-            self.final_observations,
-            self.legal_mask,
-            self.to_move,
-            self.rewards,
-            self.terminated,
-            self.chance_taken,
-        ]
-        return sum(a.nbytes for a in arrays)
-
-    def _game(self, game: int) -> int:
-        return game_index(game, self.num_games)

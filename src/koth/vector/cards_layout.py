@@ -1,5 +1,6 @@
 """The batched card game's state row and observation layout, shared by the compiled
-loops (``cards_kernels``) and the reference encoder (``cards_obs``).
+loops (``cards_kernels``, ``cards_view``, ``cards_loops``) and the reference encoder
+(``cards_obs``).
 
 A game is one row of int64 fields (``F_*`` columns); card sets are bitmasks as in
 ``koth.games.cards.tables`` (bit ``c`` for card ``c``; 52 and 53 the players' Jokers,

@@ -1,0 +1,85 @@
+"""What the batched engines (``CardsBatch``, ``BoardBatch``) share: the checks of a
+seed and of a step's arrays, and the questions about a batch as a whole.
+
+The checks run before any work, so bad input gets a clear error and changes nothing;
+they look at shapes and types only (a few microseconds a step, whatever the batch's
+size): whether each action is legal is checked by the engine's compiled loop.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from koth.core.errors import GameOverError, IllegalActionError, InvalidParamsError
+from koth.vector.checks import game_index
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def seed_value(seed: int) -> int:
+    """``seed`` as a batch's seed: a non-negative integer."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidParamsError(f"a seed is a non-negative integer, not {seed!r}")
+    return seed
+
+
+class BatchBase:
+    """The part of a batched engine that does not depend on its game. A subclass sets
+    the attributes below in its ``__init__``."""
+
+    #: the ``to_move`` code of a game that is over (each engine numbers its nodes)
+    over_code: ClassVar[int]
+    #: what a chance node's outcome is, in the error messages ("card", "outcome")
+    outcome_name: ClassVar[str]
+    num_games: int
+    num_players: int
+    to_move: IntArray
+    #: the chance array of a step given none (-1 everywhere: drawn inside)
+    _no_chance: IntArray
+    #: the active array of a step given none (every game moves)
+    _all_games: BoolArray
+    #: whether ``reset`` was called
+    _started: bool
+
+    def is_over(self, game: int) -> bool:
+        """Whether game ``game`` is over (and not restarted: ``autoreset=False``)."""
+        return bool(self.to_move[self._game(game)] == self.over_code)
+
+    def memory_bytes(self) -> int:
+        """The bytes the batch's arrays hold."""
+        return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+
+    def _game(self, game: int) -> int:
+        return game_index(game, self.num_games)
+
+    def _step_inputs(
+        self, actions: npt.ArrayLike, chance: npt.ArrayLike | None, active: npt.ArrayLike | None
+    ) -> tuple[IntArray, IntArray, BoolArray]:
+        """A step's arrays checked for shape: the joint actions, the chance outcomes
+        (-1: drawn inside) and the games that move, as contiguous arrays."""
+        if not self._started:
+            raise GameOverError("the batch has not started: call reset(seed) first")
+        n, players = self.num_games, self.num_players
+        joint = np.ascontiguousarray(actions, dtype=np.int64)
+        if joint.shape != (n, players):
+            raise IllegalActionError(
+                f"actions must be an array of shape ({n}, {players}), one action per "
+                f"game and player, not of shape {joint.shape}"
+            )
+        dealt = self._no_chance if chance is None else np.ascontiguousarray(chance, dtype=np.int64)
+        if dealt.shape != (n,):
+            raise IllegalActionError(
+                f"chance must be an array of shape ({n},), one {self.outcome_name} per "
+                f"game (-1: drawn inside), not of shape {dealt.shape}"
+            )
+        moving = self._all_games if active is None else np.ascontiguousarray(active, dtype=np.bool_)
+        if moving.shape != (n,):
+            raise IllegalActionError(
+                f"active must be an array of shape ({n},), one flag per game, not of "
+                f"shape {moving.shape}"
+            )
+        return joint, dealt, moving
