@@ -27,12 +27,13 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from koth.core.errors import GameOverError, IllegalActionError, InvalidParamsError
+from koth.core.errors import IllegalActionError, InvalidParamsError
 from koth.games.board.actions import action_from_id
 from koth.games.board.params import BoardParams
 from koth.games.board.state import Phase
 from koth.vector import board_kernels as k
 from koth.vector._jit import seed_streams
+from koth.vector.base import BatchBase, seed_value
 from koth.vector.board_layout import (
     F_PHASE,
     MAX_LEGAL,
@@ -47,7 +48,7 @@ from koth.vector.board_layout import (
     num_actions,
 )
 from koth.vector.board_rules import chance_count, chance_id
-from koth.vector.checks import batch_size, game_index
+from koth.vector.checks import batch_size
 
 IntArray = npt.NDArray[np.int64]
 
@@ -80,10 +81,12 @@ def params_row(params: BoardParams) -> IntArray:
     )
 
 
-class BoardBatch:
+class BoardBatch(BatchBase):
     """``num_games`` board games of ``params`` in arrays (see the module docstring)."""
 
     observation_size: Final = OBS_SIZE
+    over_code = TM_OVER
+    outcome_name = "outcome"
 
     def __init__(
         self,
@@ -154,8 +157,7 @@ class BoardBatch:
     # ----------------------------------------------------------------- steps
     def reset(self, seed: int = 0) -> None:
         """Start every game anew; game ``i`` draws from a stream of ``(seed, i)``."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise InvalidParamsError(f"a seed is a non-negative integer, not {seed!r}")
+        seed = seed_value(seed)
         self._rng[:] = seed_streams(seed, self.num_games, _CHANCE_STREAM)
         self._action_rng[:] = seed_streams(seed, self.num_games, _ACTION_STREAM)
         self._count[:] = 0
@@ -177,31 +179,7 @@ class BoardBatch:
         ``i`` (others ignored), ``chance[i]`` an outcome's id at a chance node (-1 or no
         array: drawn inside). With ``active`` (booleans, one per game) only the games
         marked True move. Nothing changes when any action is illegal."""
-        if not self._started:
-            raise GameOverError("the batch has not started: call reset(seed) first")
-        n = self.num_players
-        joint = np.ascontiguousarray(actions, dtype=np.int64)
-        if joint.shape != (self.num_games, n):
-            raise IllegalActionError(
-                f"actions must be an array of shape ({self.num_games}, {n}), one action per "
-                f"game and player, not of shape {joint.shape}"
-            )
-        dealt = self._no_chance
-        if chance is not None:
-            dealt = np.ascontiguousarray(chance, dtype=np.int64)
-            if dealt.shape != (self.num_games,):
-                raise IllegalActionError(
-                    f"chance must be an array of shape ({self.num_games},), one outcome per "
-                    f"game (-1: drawn inside), not of shape {dealt.shape}"
-                )
-        moving = self._all_games
-        if active is not None:
-            moving = np.ascontiguousarray(active, dtype=np.bool_)
-            if moving.shape != (self.num_games,):
-                raise IllegalActionError(
-                    f"active must be an array of shape ({self.num_games},), one flag per "
-                    f"game, not of shape {moving.shape}"
-                )
+        joint, dealt, moving = self._step_inputs(actions, chance, active)
         step = k.step_parallel if self.parallel else k.step_serial
         # the actions are checked inside, before any game moves (one compiled call)
         bad = step(self._arrays(joint, dealt, moving), self.autoreset, self.auto_chance)
@@ -260,29 +238,3 @@ class BoardBatch:
         size = chance_count(self._g, self._params, i, self._draws.shape[0])
         first = chance_id(self._g, i, 0)
         return [(first + x, 1.0 / size) for x in range(size)]
-
-    def is_over(self, game: int) -> bool:
-        return bool(self.to_move[self._game(game)] == TM_OVER)
-
-    def memory_bytes(self) -> int:
-        """The bytes the batch's arrays hold."""
-        arrays: list[np.ndarray[Any, Any]] = [
-            self._g,
-            self._rng,
-            self._action_rng,
-            self._ids,
-            self._count,
-            self._no_chance,
-            self._all_games,
-            self.observations,
-            self.final_observations,
-            self.legal_mask,
-            self.to_move,
-            self.rewards,
-            self.terminated,
-            self.chance_taken,
-        ]
-        return sum(a.nbytes for a in arrays)
-
-    def _game(self, game: int) -> int:
-        return game_index(game, self.num_games)
