@@ -1,10 +1,12 @@
 """The rate limits' moving windows in memory: at most the limit's amount of requests in
 any window of its length, a refused request is not counted, and the clients that sent
-nothing for a window are let go of."""
+nothing for a window are let go of; the windows shared through Redis refuse alike."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 
 import pytest
 
@@ -89,5 +91,26 @@ def test_the_refusal_says_when_to_try_again(clock: Clock) -> None:
         with pytest.raises(RateLimitedError) as refused:
             await limits.hit(Action.ACT, "192.0.2.1")
         assert refused.value.retry_after == 31  # the first request leaves in 30.5 s
+
+    asyncio.run(scenario())
+
+
+def test_limits_shared_through_redis_refuse_the_same_way() -> None:
+    from tests.server.test_processes import redis_url
+
+    url = redis_url()
+    if url is None:
+        pytest.skip("Redis is not reachable at 127.0.0.1:6379")
+    # a client of its own: other runs' counts in the shared store do not meet this one
+    client = f"198.51.100.{os.getpid() % 250}-{time.time_ns()}"
+    settings = Settings(rate_limit_storage=url, rate_join="2/minute")
+    first, second = RateLimits(settings), RateLimits(settings)
+
+    async def scenario() -> None:
+        await first.hit(Action.JOIN, client)
+        await second.hit(Action.JOIN, client)  # another process, the same counts
+        with pytest.raises(RateLimitedError) as refused:
+            await first.hit(Action.JOIN, client)
+        assert 1 <= refused.value.retry_after <= 60
 
     asyncio.run(scenario())
