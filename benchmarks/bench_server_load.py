@@ -52,6 +52,11 @@ class Run:
         self.connected = 0
         #: the server's CPU time per move (ms)
         self.cpu_ms = float("nan")
+        #: the load generator's own CPU time per move (ms): near its whole core, the
+        #: generator is what limits the figures, not the server
+        self.own_ms = float("nan")
+        #: the time the server's threads were ready but waited for a core, per move (ms)
+        self.waited_ms = float("nan")
 
 
 async def drive(client: httpx.AsyncClient, run: Run, rng: random.Random) -> None:
@@ -101,8 +106,8 @@ async def spectate(url: str, game: str, run: Run) -> None:
                 run.seen.setdefault((game, frame["version"]), []).append(time.perf_counter())
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) of process ``pid`` and every process below it."""
+def family(pid: int) -> set[int]:
+    """Process ``pid`` and every process below it."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -111,19 +116,32 @@ def cpu_seconds(pid: int) -> float:
             except OSError:
                 continue
             parents[int(entry.name)] = int(fields[1])
-    family, grown = {pid}, True
+    members, grown = {pid}, True
     while grown:
-        more = {child for child, parent in parents.items() if parent in family} - family
+        more = {child for child, parent in parents.items() if parent in members} - members
         grown = bool(more)
-        family |= more
-    ticks = 0
-    for member in family:
+        members |= more
+    return members
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """The CPU time (user and system) of process ``pid`` and every process below it, and
+    the time their threads were ready to run but waited for a core (the machine's other
+    work; from ``schedstat``)."""
+    ticks, waited = 0, 0
+    for member in family(pid):
         try:
             fields = (Path("/proc") / str(member) / "stat").read_text().rsplit(")", 1)[1].split()
+            tasks = list((Path("/proc") / str(member) / "task").iterdir())
         except OSError:
             continue
         ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+        for task in tasks:
+            try:
+                waited += int((task / "schedstat").read_text().split()[1])
+            except (OSError, IndexError):
+                continue
+    return ticks / os.sysconf("SC_CLK_TCK"), waited / 1e9
 
 
 async def measure(url: str, games: int, spectators: int, seconds: float, pid: int) -> Run:
@@ -144,10 +162,14 @@ async def measure(url: str, games: int, spectators: int, seconds: float, pid: in
             await asyncio.sleep(0.1)
         run.post_ms.clear()
         run.moves = 0
-        started, cpu = time.perf_counter(), cpu_seconds(pid)
+        print(f"{spectators} spectators connected: measuring", flush=True)
+        started, cpu, own = time.perf_counter(), cpu_seconds(pid), time.process_time()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - started
-        run.cpu_ms = (cpu_seconds(pid) - cpu) * 1000 / max(run.moves, 1)
+        cpu_after = cpu_seconds(pid)
+        run.cpu_ms = (cpu_after[0] - cpu[0]) * 1000 / max(run.moves, 1)
+        run.waited_ms = (cpu_after[1] - cpu[1]) * 1000 / max(run.moves, 1)
+        run.own_ms = (time.process_time() - own) * 1000 / max(run.moves, 1)
         run.stop = True
         await asyncio.gather(*drivers, *watchers, return_exceptions=True)
     run.moves = int(run.moves / elapsed * 1000) / 1000  # per second, kept in moves
@@ -199,7 +221,9 @@ def main() -> None:
             f"{statistics.median(run.post_ms):.1f} ms, p99 {percentile(run.post_ms, 99):.1f} ms; "
             f"move to spectator p50 {percentile(delays, 50):.1f} ms, p99 "
             f"{percentile(delays, 99):.1f} ms ({len(delays)} deliveries); server CPU "
-            f"{run.cpu_ms:.2f} ms a move"
+            f"{run.cpu_ms:.2f} ms a move (and {run.waited_ms:.2f} ms waiting for a core), "
+            f"load generator CPU {run.own_ms:.2f} ms a move; "
+            f"load average {os.getloadavg()[0]:.1f}"
         )
 
 

@@ -7,7 +7,11 @@ Prints, per run: the seconds from the kill to B holding the game's claim (the ta
 bounded by ``KOTH_TAKEOVER_SECONDS``, 5 by default) and to B's move being stored (the
 takeover plus the seat's own delay and think, up to ``KOTH_MAX_AGENT_SECONDS``).
 
-Usage: python benchmarks/bench_takeover.py [--runs 3] [--database postgresql+psycopg://...]
+``--held S``: B holds the game S seconds before A is killed (a process serving the game's
+spectators has held it a while: its search process has started by then).
+
+Usage: python benchmarks/bench_takeover.py [--runs 3] [--held 0]
+       [--database postgresql+psycopg://...]
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def claimants(plain: str, game: str) -> set[int]:
     return {row[0] for row in rows}
 
 
-def one_run(database: str, plain: str, schema: str) -> tuple[float, float]:
+def one_run(database: str, plain: str, schema: str, held: float) -> tuple[float, float]:
     url = f"{database}?options=-csearch_path%3D{schema}"
     limits = {f"KOTH_RATE_{k}": "100000/minute" for k in ("CREATE", "ACT", "LOOKUP")}
     slow, slow_url = start_koth(
@@ -56,6 +60,7 @@ def one_run(database: str, plain: str, schema: str) -> tuple[float, float]:
             before = claimants(plain, game)
         quick, quick_url = start_koth(url, limits, timeout=240)
         httpx.get(f"{quick_url}/api/games/{game}")  # watched on B: B holds the game
+        time.sleep(held)
         slow.kill()
         killed = time.monotonic()
         slow.wait()
@@ -81,6 +86,7 @@ def one_run(database: str, plain: str, schema: str) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--held", type=float, default=0.0)
     parser.add_argument("--database", default=DEFAULT_DATABASE)
     args = parser.parse_args()
     plain = args.database.replace("postgresql+psycopg://", "postgresql://")
@@ -90,7 +96,7 @@ def main() -> None:
         with psycopg.connect(plain, autocommit=True) as connection:
             connection.execute(f'CREATE SCHEMA "{schema}"')
         try:
-            claimed, moved = one_run(args.database, plain, schema)
+            claimed, moved = one_run(args.database, plain, schema, args.held)
         finally:
             with psycopg.connect(plain, autocommit=True) as connection:
                 connection.execute(f'DROP SCHEMA "{schema}" CASCADE')

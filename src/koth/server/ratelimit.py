@@ -1,5 +1,5 @@
-"""Rate limits per client address, with the ``limits`` library: counters in memory (one
-process) or in Redis (shared by every process of a site).
+"""Rate limits per client address: moving windows in this process's memory (one
+process), or in Redis with the ``limits`` library (shared by every process of a site).
 
 Each kind of request has its own limit (a setting); a request over it is refused with
 429 ``rate_limited`` and a ``Retry-After`` header, and changes nothing.
@@ -11,6 +11,8 @@ import enum
 import ipaddress
 import math
 import time
+from collections import deque
+from collections.abc import Mapping
 
 from limits import RateLimitItem, parse
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -74,23 +76,95 @@ def storage_uri(uri: str) -> tuple[str, dict[str, str]]:
     return (uri if uri.startswith("async+") else f"async+{uri}"), options
 
 
+#: how often the memory windows let go of the clients that sent nothing for a window
+SWEEP_EVERY_S = 60.0
+
+
+class MemoryWindows:
+    """Moving windows in this process's memory: for each action and client, the times of
+    its requests counted in the last window (at most the limit's amount of them).
+
+    A request costs an append and the removal of the times that left its window: no
+    task, thread hop or lock (the ``limits`` library's asyncio memory storage started a
+    task per request that hopped to a thread for each client it held). Now and then the
+    clients that sent nothing for a whole window are let go of.
+    """
+
+    def __init__(self, items: Mapping[Action, RateLimitItem]) -> None:
+        self.windows = {action: float(item.get_expiry()) for action, item in items.items()}
+        self.amounts = {action: item.amount for action, item in items.items()}
+        self._times: dict[tuple[Action, str], deque[float]] = {}
+        self._swept = time.monotonic()
+
+    async def hit(self, action: Action, client: str) -> float | None:
+        """Count a request of ``client``; None when it is within the limit, else the
+        seconds until the oldest request counted leaves the window (nothing is counted)."""
+        now = time.monotonic()
+        window = self.windows[action]
+        if now - self._swept >= SWEEP_EVERY_S:
+            self._sweep(now)
+        times = self._times.get((action, client))
+        if times is None:
+            times = self._times[(action, client)] = deque()
+        while times and times[0] <= now - window:
+            times.popleft()
+        if len(times) >= self.amounts[action]:
+            return (times[0] + window - now) if times else window
+        times.append(now)
+        return None
+
+    def clients(self) -> int:
+        """How many (action, client) windows are held."""
+        return len(self._times)
+
+    def _sweep(self, now: float) -> None:
+        self._swept = now
+        idle = [
+            key
+            for key, times in self._times.items()
+            if not times or times[-1] <= now - self.windows[key[0]]
+        ]
+        for key in idle:
+            del self._times[key]
+
+
+class SharedWindows:
+    """Moving windows in a ``limits`` storage that every process shares (Redis)."""
+
+    def __init__(self, uri: str, items: Mapping[Action, RateLimitItem]) -> None:
+        address, options = storage_uri(uri)
+        self.limiter = MovingWindowRateLimiter(storage_from_string(address, **options))
+        self.items = dict(items)
+
+    async def hit(self, action: Action, client: str) -> float | None:
+        """As :meth:`MemoryWindows.hit`."""
+        item = self.items[action]
+        if await self.limiter.hit(item, action.value, client):
+            return None
+        stats = await self.limiter.get_window_stats(item, action.value, client)
+        return stats.reset_time - time.time()
+
+
 class RateLimits:
     def __init__(self, settings: Settings) -> None:
-        uri, options = storage_uri(settings.rate_limit_storage)
-        self.storage = storage_from_string(uri, **options)
-        self.limiter = MovingWindowRateLimiter(self.storage)
         self.items = {action: parse_limit(getattr(settings, f"rate_{action}")) for action in Action}
         self.ipv6_prefix = settings.rate_ipv6_prefix
+        uri = settings.rate_limit_storage
+        self.windows: MemoryWindows | SharedWindows = (
+            MemoryWindows(self.items)
+            if storage_uri(uri)[0].startswith("async+memory://")
+            else SharedWindows(uri, self.items)
+        )
 
     async def hit(self, action: Action, client: str) -> None:
         """Count one request of ``client`` (an IPv6 client by its network: see
         :func:`client_key`); RateLimitedError when it is over the limit."""
         client = client_key(client, self.ipv6_prefix)
-        item = self.items[action]
-        if await self.limiter.hit(item, action.value, client):
+        left = await self.windows.hit(action, client)
+        if left is None:
             return
-        stats = await self.limiter.get_window_stats(item, action.value, client)
-        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        item = self.items[action]
+        wait = max(1, math.ceil(left))
         raise RateLimitedError(
             f"too many {_WHAT[action]} from this address (at most {item}): try again in {wait} s",
             retry_after=wait,

@@ -131,6 +131,7 @@ class ComputerWorker:
                     if live.state.is_terminal():
                         self.forget_policies(game_id)
                     return
+                self._warm(live, due)
                 claim = await self.service.claim_turn(game_id)
                 if claim is None:
                     return  # another process moves (if it dies, `watch` takes over)
@@ -205,6 +206,20 @@ class ComputerWorker:
             )
         return action
 
+    def _warm(self, live: LiveGame, due: list[int]) -> None:
+        """Start the search pool (its first process) when a searching seat of a game held
+        here is to move, even while another process claims that move: if that process
+        dies, taking the move over here does not first wait for a process to start
+        and import the games (seconds on a busy machine)."""
+        if self._processes is not None:
+            return
+        for seat in due:
+            info = live.seat_info(seat)
+            name, _ = resolve_seat(info.agent or "random", info.budget, live.game.name)
+            if name in SEARCH_AGENTS:
+                self._search_pool().submit(_ready)
+                return
+
     async def in_search_pool(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the searching agents' worker processes (at their lower
         priority): other long searches, like a finished game's analysis, share them."""
@@ -232,6 +247,10 @@ class ComputerWorker:
             policy = make_policy(agent, info.budget, live.game, seat, seed, self.max_seconds)
             self._policies[key] = policy
         return policy
+
+
+def _ready() -> None:
+    """Nothing: submitted to start a search process ahead of its first decision."""
 
 
 def _decide(policy: Policy, state: GameState[Any, Any], seat: int, rng: random.Random) -> Any:
