@@ -220,3 +220,27 @@ def test_the_network_alone_decides_from_sampled_states_only() -> None:
         context = DecisionContext(info, 0, s.is_simultaneous_node())
         chosen.append(agent.act(info.view, info.legal_actions, context))
     assert chosen[0] == chosen[1]
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "hidden"),
+    [
+        ("cards", {}, True),
+        ("board", {}, False),
+        ("board", {"num_players": 3, "one_excluded": True}, True),
+    ],
+)
+def test_the_learned_search_is_the_games_own_search(
+    name: str, params: dict[str, Any], hidden: bool
+) -> None:
+    """``mcts`` for the board (which implements ``resample_hidden`` for its hidden
+    variant only: its facts say whether players lack information), ``ismcts`` for the
+    cards and the board's variant with a hidden excluded area."""
+    from koth.agents.learned import LearnedSearch, has_hidden_information
+
+    game = load_game(name, params)
+    assert has_hidden_information(game) is hidden
+    agent = make_agent("learned:iters=5")
+    assert isinstance(agent, LearnedSearch)
+    agent.reset(game, 0, 1)
+    assert agent._hidden is hidden

@@ -78,6 +78,12 @@ def features(
 
 
 def has_hidden_information(game: Game[Any, Any, Any]) -> bool:
+    """Whether players lack information: the game's facts say so where they know it
+    (the board implements ``resample_hidden`` for its hidden variant only), else the
+    class implements ``resample_hidden``."""
+    facts = game.facts()
+    if facts is not None and facts.hidden_information is not None:
+        return facts.hidden_information
     return type(game).resample_hidden is not Game.resample_hidden
 
 
