@@ -25,7 +25,6 @@ from koth.agents.learned import (
     NetworkAgent,
     NumpyValueNet,
     ValueReader,
-    features,
 )
 from koth.agents.play import play_match
 from koth.agents.registry import make_agent
@@ -83,7 +82,7 @@ def play_self(settings: SelfPlaySettings, net: NumpyValueNet, seed: int) -> Game
             return
         x = reader.rows(n)
         for seat in range(n):
-            features(reader.encoder, game.view(state.data, seat), seat, n, x[seat])
+            reader.write(game.view(state.data, seat), seat, x[seat])
         rows.append(x)
         seats.extend(range(n))
 
