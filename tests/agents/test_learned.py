@@ -55,6 +55,15 @@ def _encode(game: Game[Any, Any, Any], data: Any, seat: int) -> np.ndarray[Any, 
     return out
 
 
+def _apply(state: GameState[Any, Any], chosen: dict[int, Any]) -> None:
+    """Play the acting players' ``chosen`` actions (together at a simultaneous node)."""
+    if state.is_simultaneous_node():
+        state.apply_actions(chosen)
+    else:
+        ((player, action),) = chosen.items()
+        state.apply_action(action, player)
+
+
 @pytest.mark.parametrize("case", VARIANTS, ids=_ids)
 def test_features_are_the_same_for_states_the_player_cannot_tell_apart(
     case: tuple[str, dict[str, Any]],
@@ -78,11 +87,7 @@ def test_features_are_the_same_for_states_the_player_cannot_tell_apart(
         seats = [_encode(game, state.data, s) for s in range(game.num_players)]
         assert not np.array_equal(seats[0], seats[1])  # each seat is told which it is
         chosen = {p: rng.choice(list(state.legal_actions(p))) for p in state.acting_players()}
-        if state.is_simultaneous_node():
-            state.apply_actions(chosen)
-        else:
-            ((player, action),) = chosen.items()
-            state.apply_action(action, player)
+        _apply(state, chosen)
         checked += 1
     assert checked
 
@@ -140,11 +145,7 @@ def test_the_terminal_opponent_plays_learned() -> None:
             p: policy(state, p, rng) if p == 1 else rng.choice(list(state.legal_actions(p)))
             for p in state.acting_players()
         }
-        if state.is_simultaneous_node():
-            state.apply_actions(chosen)
-        else:
-            ((player, action),) = chosen.items()
-            state.apply_action(action, player)
+        _apply(state, chosen)
         moves += 1
     assert moves
 
@@ -280,11 +281,7 @@ def test_the_network_alone_compares_every_candidate_on_the_same_samples() -> Non
             state.apply_action(sample_outcome(state.chance_outcomes(), rng))
             continue
         chosen = {p: rng.choice(list(state.legal_actions(p))) for p in state.acting_players()}
-        if state.is_simultaneous_node():
-            state.apply_actions(chosen)
-        else:
-            ((player, action),) = chosen.items()
-            state.apply_action(action, player)
+        _apply(state, chosen)
     player = state.acting_players()[0]
     info = InformationSet.of(state, player)
 
