@@ -9,9 +9,10 @@ player's expected return. The agent plays it two ways:
   the network for every seat instead of by a rollout. Budget and search options as for
   ``mcts`` (``iters``, ``seconds``, ``c``, ...).
 - ``learned:search=0``: the network alone, one move ahead: each candidate action (the
-  ``width`` best by the game's action ranking where it has one) is applied to ``dets``
-  sampled states (the other players' simultaneous choices drawn by the rollout policy),
-  and the action whose results the network values most is played.
+  ``width``, default 2, best by the game's action ranking where it has one: on the board
+  the network's picks from further down lost to the heuristic) is applied to the same
+  ``dets`` sampled states (the other players' simultaneous choices drawn by the rollout
+  policy), and the action whose results the network values most is played.
 
 The weights are a small ``.npz`` (``NumpyValueNet``): the package ships one per game in
 ``koth/agents/models`` (their model card is docs/agents.md), and ``model=PATH`` plays
@@ -254,7 +255,7 @@ class LearnedSettings:
     #: network alone: sampled states per candidate action (hidden information only)
     dets: int = 2
     #: network alone: candidates kept by the game's action ranking (0: every action)
-    width: int = 8
+    width: int = 2
     #: network alone: how often a random legal action is played instead (training)
     epsilon: float = 0.0
 
@@ -272,7 +273,7 @@ class LearnedSettings:
                 search=search == "1",
                 model=mine.get("model"),
                 dets=int(mine.get("dets", 2)),
-                width=int(mine.get("width", 8)),
+                width=int(mine.get("width", 2)),
                 epsilon=float(mine.get("eps", 0.0)),
             )
         except ValueError as exc:
