@@ -16,7 +16,7 @@ from koth.agents.learned import (
     ValueReader,
     encoder_for,
     feature_size,
-    features,
+    input_size,
     load_model,
 )
 from koth.agents.play import play_match
@@ -49,10 +49,19 @@ def _ids(case: tuple[str, dict[str, Any]]) -> str:
 
 
 def _encode(game: Game[Any, Any, Any], data: Any, seat: int) -> np.ndarray[Any, Any]:
-    encoder = encoder_for(game.name)
-    out = np.zeros(feature_size(encoder), dtype=np.float32)
-    features(encoder, game.view(data, seat), seat, game.num_players, out)
+    """The network input of ``seat`` (the features and any evaluator estimates)."""
+    out = np.zeros(input_size(game), dtype=np.float32)
+    ValueReader(game, load_model(game)).write(game.view(data, seat), seat, out)
     return out
+
+
+def _apply(state: GameState[Any, Any], chosen: dict[int, Any]) -> None:
+    """Play the acting players' ``chosen`` actions (together at a simultaneous node)."""
+    if state.is_simultaneous_node():
+        state.apply_actions(chosen)
+    else:
+        ((player, action),) = chosen.items()
+        state.apply_action(action, player)
 
 
 @pytest.mark.parametrize("case", VARIANTS, ids=_ids)
@@ -78,11 +87,7 @@ def test_features_are_the_same_for_states_the_player_cannot_tell_apart(
         seats = [_encode(game, state.data, s) for s in range(game.num_players)]
         assert not np.array_equal(seats[0], seats[1])  # each seat is told which it is
         chosen = {p: rng.choice(list(state.legal_actions(p))) for p in state.acting_players()}
-        if state.is_simultaneous_node():
-            state.apply_actions(chosen)
-        else:
-            ((player, action),) = chosen.items()
-            state.apply_action(action, player)
+        _apply(state, chosen)
         checked += 1
     assert checked
 
@@ -107,7 +112,7 @@ def test_the_shipped_model_is_small_and_says_what_it_was_trained_on(name: str) -
     net = load_model(game)
     assert net.meta["game"] == name
     assert {"recipe", "seed", "games", "hours"} <= set(net.meta)
-    assert net.input_size == feature_size(encoder_for(name))
+    assert net.input_size == input_size(game)
     path = Path(__file__).parents[2] / "src" / "koth" / "agents" / "models" / f"{name}.npz"
     assert path.stat().st_size < 1_000_000
 
@@ -140,11 +145,7 @@ def test_the_terminal_opponent_plays_learned() -> None:
             p: policy(state, p, rng) if p == 1 else rng.choice(list(state.legal_actions(p)))
             for p in state.acting_players()
         }
-        if state.is_simultaneous_node():
-            state.apply_actions(chosen)
-        else:
-            ((player, action),) = chosen.items()
-            state.apply_action(action, player)
+        _apply(state, chosen)
         moves += 1
     assert moves
 
@@ -220,3 +221,79 @@ def test_the_network_alone_decides_from_sampled_states_only() -> None:
         context = DecisionContext(info, 0, s.is_simultaneous_node())
         chosen.append(agent.act(info.view, info.legal_actions, context))
     assert chosen[0] == chosen[1]
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "hidden"),
+    [
+        ("cards", {}, True),
+        ("board", {}, False),
+        ("board", {"num_players": 3, "one_excluded": True}, True),
+    ],
+)
+def test_the_learned_search_is_the_games_own_search(
+    name: str, params: dict[str, Any], hidden: bool
+) -> None:
+    """``mcts`` for the board (which implements ``resample_hidden`` for its hidden
+    variant only: its facts say whether players lack information), ``ismcts`` for the
+    cards and the board's variant with a hidden excluded area."""
+    from koth.agents.learned import LearnedSearch, has_hidden_information
+
+    game = load_game(name, params)
+    assert has_hidden_information(game) is hidden
+    agent = make_agent("learned:iters=5")
+    assert isinstance(agent, LearnedSearch)
+    agent.reset(game, 0, 1)
+    assert agent._hidden is hidden
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_board_input_ends_with_the_evaluators_estimates_own_first(players: int) -> None:
+    game = load_game("board", {"num_players": players})
+    base = feature_size(encoder_for("board"))
+    assert input_size(game) == base + 4
+    net = NumpyValueNet((np.zeros((base + 4, 1), np.float32),), (np.zeros(1, np.float32),), 1.0, {})
+    reader = ValueReader(game, net)
+    assert reader.evaluate is not None
+    reader.evaluate = lambda game, view: (0.5, -0.25, 0.75)[:players]
+    view = game.view(game.new_initial_state().data, 0)
+    for seat in range(players):
+        x = reader.rows(1)[0]
+        reader.write(view, seat, x)
+        estimates = [(0.5, -0.25, 0.75)[(seat + k) % players] for k in range(players)]
+        assert list(x[base : base + players]) == estimates
+        assert not np.any(x[base + players :])
+        assert x[encoder_for("board").size + seat] == 1.0
+    assert input_size(load_game("cards")) == feature_size(encoder_for("cards"))  # no evaluator
+
+
+def test_the_network_alone_compares_every_candidate_on_the_same_samples() -> None:
+    """``dets`` states (and the others' simultaneous choices) are drawn once a decision
+    and every candidate is applied to them: drawn again per candidate, the luck of the
+    draws outweighed the differences between the candidates."""
+    from koth.agents.learned import LearnedSettings, NetworkAgent
+
+    game = load_game("cards")
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions(state.acting_players()[0])) < 3:
+        if state.is_chance_node():
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+            continue
+        chosen = {p: rng.choice(list(state.legal_actions(p))) for p in state.acting_players()}
+        _apply(state, chosen)
+    player = state.acting_players()[0]
+    info = InformationSet.of(state, player)
+
+    class Counting:
+        calls = 0
+
+        def sample_data(self, rng: random.Random) -> Any:
+            Counting.calls += 1
+            return info.sample_data(rng)
+
+    agent = NetworkAgent(LearnedSettings(search=False, dets=3))
+    agent.reset(game, player, 1)
+    action = agent.greedy(Counting(), info.legal_actions)  # type: ignore[arg-type]
+    assert action in info.legal_actions
+    assert Counting.calls == 3

@@ -167,3 +167,22 @@ def test_bad_training_input_is_named_before_any_game(
     assert result.exit_code != 0
     assert words in result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_positions_waiting_for_a_draw_are_learnt_too() -> None:
+    """The search scores new leaves and the network alone scores afterstates, and on the
+    board most of those wait for the dice: the rows hold chance nodes as well as
+    decisions (a network never shown the roll phase answers anything there)."""
+    from koth.core.encoding import HashedViewEncoder
+
+    config = TrainConfig("board", games=1, params={"round_limit": 4})
+    net = export(fresh_state(config))
+    settings = SelfPlaySettings("board", config.params, heuristic_share=1.0, sample_rate=1.0)
+    samples = play_self(settings, net, seed=3)
+    encoder = encoder_for("board")
+    assert isinstance(encoder, HashedViewEncoder)
+    roll = encoder._bucket("/phase=roll")
+    turn = encoder._bucket("/phase=turn")
+    assert roll != turn
+    phases = samples.x[:, [roll, turn]].astype(np.float32)
+    assert np.any(phases[:, 0] >= 1) and np.any(phases[:, 1] >= 1)

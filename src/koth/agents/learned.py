@@ -9,9 +9,10 @@ player's expected return. The agent plays it two ways:
   the network for every seat instead of by a rollout. Budget and search options as for
   ``mcts`` (``iters``, ``seconds``, ``c``, ...).
 - ``learned:search=0``: the network alone, one move ahead: each candidate action (the
-  ``width`` best by the game's action ranking where it has one) is applied to ``dets``
-  sampled states (the other players' simultaneous choices drawn by the rollout policy),
-  and the action whose results the network values most is played.
+  ``width``, default 2, best by the game's action ranking where it has one: on the board
+  the network's picks from further down lost to the heuristic) is applied to the same
+  ``dets`` sampled states (the other players' simultaneous choices drawn by the rollout
+  policy), and the action whose results the network values most is played.
 
 The weights are a small ``.npz`` (``NumpyValueNet``): the package ships one per game in
 ``koth/agents/models`` (their model card is docs/agents.md), and ``model=PATH`` plays
@@ -33,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from koth.agents.base import DecisionContext, InformationSet
-from koth.agents.heuristics import action_ranking
+from koth.agents.heuristics import Evaluator, action_ranking, evaluator
 from koth.agents.ismcts import IsmctsAgent
 from koth.agents.mcts import MctsAgent, SearchAgent
 from koth.agents.search import Arms, Decision, RolloutPolicy, SearchSettings, rollout_policy
@@ -60,6 +61,13 @@ def feature_size(encoder: HashedViewEncoder) -> int:
     return encoder.size + 2 * MAX_SEATS
 
 
+def input_size(game: Game[Any, Any, Any]) -> int:
+    """The length of the game's network input: the features, then (for a game with a
+    view evaluator, the board) the evaluator's estimates, the seat's own first."""
+    extra = MAX_SEATS if evaluator(game) is not None else 0
+    return feature_size(encoder_for(game.name)) + extra
+
+
 def features(
     encoder: HashedViewEncoder,
     view: Mapping[str, Any],
@@ -78,6 +86,12 @@ def features(
 
 
 def has_hidden_information(game: Game[Any, Any, Any]) -> bool:
+    """Whether players lack information: the game's facts say so where they know it
+    (the board implements ``resample_hidden`` for its hidden variant only), else the
+    class implements ``resample_hidden``."""
+    facts = game.facts()
+    if facts is not None and facts.hidden_information is not None:
+        return facts.hidden_information
     return type(game).resample_hidden is not Game.resample_hidden
 
 
@@ -156,23 +170,36 @@ def load_model(game: Game[Any, Any, Any], path: str | None = None) -> NumpyValue
     trained_for = net.meta.get("game")
     if trained_for != game.name:
         raise InvalidParamsError(f"the model {key} was trained for {trained_for}, not {game.name}")
-    if net.input_size != feature_size(encoder_for(game.name)):
+    if net.input_size != input_size(game):
         raise InvalidParamsError(f"the model {key} does not read {game.name}'s features")
     _LOADED[key] = net
     return net
 
 
 class ValueReader:
-    """One game's features and network: the values of views, seat by seat."""
+    """One game's network input and network: the values of views, seat by seat."""
 
     def __init__(self, game: Game[Any, Any, Any], net: NumpyValueNet) -> None:
         self.game = game
         self.net = net
         self.encoder = encoder_for(game.name)
-        self.size = feature_size(self.encoder)
+        self.size = input_size(game)
+        self.evaluate: Evaluator | None = evaluator(game)
 
     def rows(self, count: int) -> FloatArray:
         return np.zeros((count, self.size), dtype=np.float32)
+
+    def write(self, view: Mapping[str, Any], seat: PlayerId, out: FloatArray) -> None:
+        """``seat``'s input into ``out``: its ``features``, then the game evaluator's
+        estimates from the same view, turned so that the seat's own comes first (the
+        points lead that a hashed view only holds as two seats' numbers)."""
+        n = self.game.num_players
+        features(self.encoder, view, seat, n, out)
+        if self.evaluate is not None:
+            base = feature_size(self.encoder)
+            estimates = self.evaluate(self.game, view)
+            for k in range(n):
+                out[base + k] = estimates[(seat + k) % n]
 
     def state_values(self, data: Any) -> tuple[float, ...]:
         """Every seat's value of a (sampled) state, each from that seat's view."""
@@ -180,7 +207,7 @@ class ValueReader:
         n = game.num_players
         x = self.rows(n)
         for seat in range(n):
-            features(self.encoder, game.view(data, seat), seat, n, x[seat])
+            self.write(game.view(data, seat), seat, x[seat])
         return tuple(float(v) for v in self.net(x))
 
 
@@ -228,7 +255,7 @@ class LearnedSettings:
     #: network alone: sampled states per candidate action (hidden information only)
     dets: int = 2
     #: network alone: candidates kept by the game's action ranking (0: every action)
-    width: int = 8
+    width: int = 2
     #: network alone: how often a random legal action is played instead (training)
     epsilon: float = 0.0
 
@@ -246,7 +273,7 @@ class LearnedSettings:
                 search=search == "1",
                 model=mine.get("model"),
                 dets=int(mine.get("dets", 2)),
-                width=int(mine.get("width", 8)),
+                width=int(mine.get("width", 2)),
                 epsilon=float(mine.get("eps", 0.0)),
             )
         except ValueError as exc:
@@ -310,7 +337,7 @@ class NetworkAgent:
         game, reader, policy = self._game, self._reader, self._policy
         if game is None or reader is None or policy is None:
             raise KothError("learned: act() called before reset()")
-        rng, me, n = self._rng, self._player, game.num_players
+        rng, me = self._rng, self._player
         candidates: Sequence[Any] = legal_actions
         width = self.settings.width
         ranking = action_ranking(game)
@@ -320,24 +347,29 @@ class NetworkAgent:
             best = set(ranked[:width])
             candidates = [a for a in legal_actions if a in best]
         dets = self.settings.dets if has_hidden_information(game) else 1
+        # every candidate meets the same sampled states and the same choices of the
+        # others (common random numbers): the comparison is of the candidates, not of
+        # the luck of their samples
+        samples: list[tuple[Any, dict[PlayerId, Any] | None]] = []
+        for _ in range(dets):
+            data = info.sample_data(rng)
+            to_move = game.to_move(data)
+            others = None
+            if to_move.kind is NodeKind.SIMULTANEOUS:
+                others = {p: policy(game, data, p, rng) for p in to_move.players if p != me}
+            samples.append((data, others))
         x = reader.rows(len(candidates) * dets)
         ended = np.full(len(candidates) * dets, np.nan, dtype=np.float32)
         row = 0
         for action in candidates:
-            for _ in range(dets):
-                data = info.sample_data(rng)
-                to_move = game.to_move(data)
-                if to_move.kind is NodeKind.SIMULTANEOUS:
-                    joint = {
-                        p: action if p == me else policy(game, data, p, rng)
-                        for p in to_move.players
-                    }
-                    after = game.apply_joint(data, joint)
-                else:
+            for data, others in samples:
+                if others is None:
                     after = game.apply(data, me, action)
+                else:
+                    after = game.apply_joint(data, {**others, me: action})
                 if game.to_move(after).kind is NodeKind.TERMINAL:
                     ended[row] = game.returns(after)[me]
-                features(reader.encoder, game.view(after, me), me, n, x[row])
+                reader.write(game.view(after, me), me, x[row])
                 row += 1
         scored = np.where(np.isnan(ended), reader.net(x), ended)
         values = scored.reshape(len(candidates), dets).mean(axis=1)

@@ -3,7 +3,8 @@
 A self-play game seats the current network (alone, one move ahead, with a share of
 random moves for exploration) against itself and, for a share of seats, the game's
 heuristic (so that the first networks learn from play that already means something).
-Every recorded position gives one training row per seat: that seat's features (from its
+Every recorded position (a decision or a chance node: the search and the network alone
+score both) gives one training row per seat: that seat's features (from its
 own view) and its return at the end over the model's scale. Each game is reproducible
 from its seed, whichever process plays it.
 """
@@ -24,7 +25,6 @@ from koth.agents.learned import (
     NetworkAgent,
     NumpyValueNet,
     ValueReader,
-    features,
 )
 from koth.agents.play import play_match
 from koth.agents.registry import make_agent
@@ -76,11 +76,13 @@ def play_self(settings: SelfPlaySettings, net: NumpyValueNet, seed: int) -> Game
     record = random.Random(derive_seed(seed, "record"))
 
     def on_step(state: GameState[Any, Any]) -> None:
-        if state.is_terminal() or state.is_chance_node() or record.random() >= settings.sample_rate:
+        # chance nodes too: the search scores leaves and the network alone scores
+        # afterstates that wait for a draw (the board's dice), so it must know them
+        if state.is_terminal() or record.random() >= settings.sample_rate:
             return
         x = reader.rows(n)
         for seat in range(n):
-            features(reader.encoder, game.view(state.data, seat), seat, n, x[seat])
+            reader.write(game.view(state.data, seat), seat, x[seat])
         rows.append(x)
         seats.extend(range(n))
 

@@ -27,11 +27,7 @@ import torch
 
 from koth.agents.base import derive_seed
 from koth.agents.heuristics import has_heuristic
-from koth.agents.learned import (
-    NumpyValueNet,
-    encoder_for,
-    feature_size,
-)
+from koth.agents.learned import NumpyValueNet, input_size
 from koth.core.errors import InvalidParamsError
 from koth.core.registry import load_game
 from koth.train.selfplay import GameSamples, SelfPlaySettings, evaluate, play_self
@@ -91,7 +87,7 @@ def scale_of(game_name: str, params: dict[str, Any]) -> float:
 
 def build_net(config: TrainConfig) -> torch.nn.Sequential:
     torch.manual_seed(derive_seed(config.seed, "init") % 2**63)
-    size = feature_size(encoder_for(config.game))
+    size = input_size(load_game(config.game, config.params))
     layers: list[torch.nn.Module] = []
     for width in config.hidden:
         layers += [torch.nn.Linear(size, width), torch.nn.ReLU()]
@@ -106,7 +102,7 @@ def fresh_state(config: TrainConfig) -> TrainState:
     load_game(config.game, config.params)  # a bad game or variant fails now
     net = build_net(config)
     optimiser = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
-    size = feature_size(encoder_for(config.game))
+    size = input_size(load_game(config.game, config.params))
     empty_x = np.zeros((0, size), dtype=np.float16)
     return TrainState(config, net, optimiser, empty_x, np.zeros(0, dtype=np.float32))
 
