@@ -1,4 +1,5 @@
-"""Browser fixtures: Debian's Chromium driven by Playwright, the real server beside it."""
+"""Page tests of the games: a slow computer's server, and play by clicking (the shared real
+server and Chromium come from tests/server/conftest.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.live_server import CHROMIUM_ARGS, LiveServer
+from tests.server.live_server import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Every run takes the screenshots; they replace the README's copies in docs/screenshots
@@ -36,16 +37,6 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    database = tmp_path_factory.mktemp("browser") / "koth.sqlite3"
-    live = LiveServer(f"sqlite:///{database}", computer_delay=0.0).start()
-    try:
-        yield live
-    finally:
-        live.stop()
-
-
-@pytest.fixture(scope="module")
 def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server whose computer waits a second before each move, so that a game the
     computer plays for an absent person lasts until the person is back."""
@@ -55,19 +46,6 @@ def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         yield live
     finally:
         live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 class Wiretap:
