@@ -96,11 +96,9 @@ def server(shared_server: LiveServer) -> LiveServer:
     return shared_server
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright, launched once a module (skipped where
-    either is missing). Not once a session: Playwright's sync API leaves its event loop
-    set on the thread, so a later test's ``asyncio.run`` would fail."""
+@contextlib.contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (the test is skipped where either is missing)."""
     if not CHROMIUM.exists():
         pytest.skip(f"browser tests need Chromium at {CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -110,6 +108,14 @@ def chromium() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Chromium, launched once a module. Not once a session: Playwright's sync API leaves
+    its event loop set on the thread, so a later test's ``asyncio.run`` would fail."""
+    with launched_chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

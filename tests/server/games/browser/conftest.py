@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.server.conftest import launched_chromium
 from tests.server.live_server import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -34,6 +35,14 @@ sync_api.expect.set_options(timeout=60_000)
 
 DESKTOP = {"width": 1100, "height": 900}
 PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="package")
+def chromium() -> Iterator[Any]:
+    """Chromium, launched once for this package's modules: none of them runs an event loop
+    of its own (``asyncio.run``), which Playwright's sync API would be in the way of."""
+    with launched_chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
