@@ -1,4 +1,5 @@
-"""Fixtures: the app on SQLite and on PostgreSQL (a fresh schema per test)."""
+"""Fixtures: the app on SQLite and on PostgreSQL (a fresh schema per test); the real server
+and Chromium for the page tests."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ import tests.core.toy_game  # noqa: E402, F401  (registers toy_duel)
 from koth.server.app import create_app  # noqa: E402
 from koth.server.settings import Settings  # noqa: E402
 from tests.server.limits import GENEROUS_LIMITS  # noqa: E402
+from tests.server.live_server import CHROMIUM_ARGS, LiveServer  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
 
 PG_HOST = "127.0.0.1:5432"
 PG_DATABASE = "test"
@@ -68,6 +72,59 @@ def postgres_schema(prefix: str) -> Iterator[str]:
     finally:
         with psycopg.connect(plain, autocommit=True) as connection:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The real server (``koth serve`` on SQLite, the computer moving at once), started
+    once a test process: each page test creates the games and events it looks at (the
+    lobby lists the newest first), so what an earlier test left is never in its way."""
+    database = tmp_path_factory.mktemp("shared-server") / "koth.sqlite3"
+    live = LiveServer(f"sqlite:///{database}", computer_delay=0.0).start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture
+def server(shared_server: LiveServer) -> LiveServer:
+    """The shared real server, started again should a test have stopped it. A test that
+    stops, freezes or kills the server takes one of its own instead."""
+    if shared_server.process is None or shared_server.process.poll() is not None:
+        shared_server.start()
+    return shared_server
+
+
+@contextlib.contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (the test is skipped where either is missing)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Chromium, launched once a module. Not once a session: Playwright's sync API leaves
+    its event loop set on the thread, so a later test's ``asyncio.run`` would fail."""
+    with launched_chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The module's Chromium; every context a test opened is closed after it, so that no
+    page of one test stays connected (and reconnecting) while the next runs."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()
 
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:

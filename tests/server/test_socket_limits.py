@@ -84,47 +84,39 @@ def test_projectors_never_keep_a_team_or_the_judge_out(crowded: TestClient) -> N
             assert ws.receive_json()["type"] == "state"
 
 
-def test_a_frame_larger_than_the_protocol_needs_is_refused_unread(tmp_path: Path) -> None:
-    server = LiveServer(f"sqlite:///{tmp_path / 'frames.sqlite3'}").start()
-    try:
-        game = create_game_over_http(server.url)
+def test_a_frame_larger_than_the_protocol_needs_is_refused_unread(server: LiveServer) -> None:
+    game = create_game_over_http(server.url)
 
-        async def send_too_much() -> int:
-            url = f"ws://127.0.0.1:{server.port}/api/games/{game}/ws"
-            # the client's own limit is lifted: only the server's may refuse
-            async with websockets.connect(url, max_size=None, compression=None) as ws:
-                await ws.send("x" * (MAX_MESSAGE_BYTES + 1))
-                try:
-                    await asyncio.wait_for(ws.recv(), 30)
-                except websockets.ConnectionClosed as exc:
-                    assert exc.rcvd is not None
-                    return exc.rcvd.code
-                raise AssertionError("the server answered an oversized frame")
+    async def send_too_much() -> int:
+        url = f"ws://127.0.0.1:{server.port}/api/games/{game}/ws"
+        # the client's own limit is lifted: only the server's may refuse
+        async with websockets.connect(url, max_size=None, compression=None) as ws:
+            await ws.send("x" * (MAX_MESSAGE_BYTES + 1))
+            try:
+                await asyncio.wait_for(ws.recv(), 30)
+            except websockets.ConnectionClosed as exc:
+                assert exc.rcvd is not None
+                return exc.rcvd.code
+            raise AssertionError("the server answered an oversized frame")
 
-        assert asyncio.run(send_too_much()) == 1009  # "message too big", from the header
-    finally:
-        server.stop()
+    assert asyncio.run(send_too_much()) == 1009  # "message too big", from the header
 
 
-def test_messages_go_uncompressed_however_a_client_offers(tmp_path: Path) -> None:
+def test_messages_go_uncompressed_however_a_client_offers(server: LiveServer) -> None:
     """A move's message is built once per audience; compressing it would be paid once per
     connection (a game's hundred spectators, a hundred times)."""
-    server = LiveServer(f"sqlite:///{tmp_path / 'plain.sqlite3'}").start()
-    try:
-        game = create_game_over_http(server.url)
+    game = create_game_over_http(server.url)
 
-        async def negotiated() -> tuple[str | None, str]:
-            url = f"ws://127.0.0.1:{server.port}/api/games/{game}/ws"
-            async with websockets.connect(url, compression="deflate") as ws:  # offered
-                await ws.send('{"type": "hello", "token": null}')
-                first = await asyncio.wait_for(ws.recv(), 30)
-                assert ws.response is not None
-                return ws.response.headers.get("Sec-WebSocket-Extensions"), str(first)
+    async def negotiated() -> tuple[str | None, str]:
+        url = f"ws://127.0.0.1:{server.port}/api/games/{game}/ws"
+        async with websockets.connect(url, compression="deflate") as ws:  # offered
+            await ws.send('{"type": "hello", "token": null}')
+            first = await asyncio.wait_for(ws.recv(), 30)
+            assert ws.response is not None
+            return ws.response.headers.get("Sec-WebSocket-Extensions"), str(first)
 
-        extensions, first = asyncio.run(negotiated())
-        assert extensions is None and '"type":"state"' in first.replace(" ", "")
-    finally:
-        server.stop()
+    extensions, first = asyncio.run(negotiated())
+    assert extensions is None and '"type":"state"' in first.replace(" ", "")
 
 
 def create_game_over_http(base: str) -> str:

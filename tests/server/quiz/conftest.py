@@ -1,20 +1,18 @@
-"""Fixtures: the app on a temporary SQLite file (PostgreSQL where a test asks for it)."""
+"""Fixtures: the app on a temporary SQLite file (PostgreSQL where a test asks for it); a
+real server of a test's own (the page tests share tests/server/conftest.py's)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from koth.server.app import create_app
 from tests.server.conftest import make_settings
-from tests.server.live_server import CHROMIUM_ARGS, LiveServer
+from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi
-
-CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -34,21 +32,8 @@ def api(client: TestClient) -> QuizApi:
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
-    """Chromium driven by Playwright (skipped where either is missing)."""
-    playwright_sync = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed at /usr/bin/chromium")
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def server(sqlite_url: str) -> Iterator[LiveServer]:
+def own_server(sqlite_url: str) -> Iterator[LiveServer]:
+    """A real server of the test's own, on its own database."""
     proc = LiveServer(sqlite_url)
     proc.start()
     try:

@@ -29,6 +29,12 @@ OFFLINE_WITHIN_MS = 5_000
 
 
 @pytest.fixture
+def server(own_server: LiveServer) -> LiveServer:
+    """These tests freeze and restart the server: one of their own."""
+    return own_server
+
+
+@pytest.fixture
 def quiz(server: LiveServer) -> Iterator[QuizApi]:
     with httpx.Client(base_url=server.url) as client:
         api = QuizApi(client)

@@ -9,11 +9,18 @@ import uuid
 from collections import Counter
 
 import httpx
+import pytest
 
 from tests.server.live_server import LiveServer
 from tests.server.quiz.helpers import QuizApi, bearer
 
 TEAMS = 40
+
+
+@pytest.fixture
+def server(own_server: LiveServer) -> LiveServer:
+    """The test kills the server and reads its database: one of its own."""
+    return own_server
 
 
 async def _submit_all(

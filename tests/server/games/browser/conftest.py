@@ -1,4 +1,5 @@
-"""Browser fixtures: Debian's Chromium driven by Playwright, the real server beside it."""
+"""Page tests of the games: a slow computer's server, and play by clicking (the shared real
+server and Chromium come from tests/server/conftest.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.live_server import CHROMIUM_ARGS, LiveServer
+from tests.server.conftest import launched_chromium
+from tests.server.live_server import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Every run takes the screenshots; they replace the README's copies in docs/screenshots
@@ -35,14 +37,12 @@ DESKTOP = {"width": 1100, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    database = tmp_path_factory.mktemp("browser") / "koth.sqlite3"
-    live = LiveServer(f"sqlite:///{database}", computer_delay=0.0).start()
-    try:
-        yield live
-    finally:
-        live.stop()
+@pytest.fixture(scope="package")
+def chromium() -> Iterator[Any]:
+    """Chromium, launched once for this package's modules: none of them runs an event loop
+    of its own (``asyncio.run``), which Playwright's sync API would be in the way of."""
+    with launched_chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
@@ -55,19 +55,6 @@ def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         yield live
     finally:
         live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 class Wiretap:
