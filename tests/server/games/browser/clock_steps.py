@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.server.games.browser.conftest import click_one
+from tests.server.games.browser.conftest import click_one, sync_api
+
+expect = sync_api.expect
 
 MSG = "KOTH.table.msg"
 
@@ -62,7 +64,7 @@ def come_back_and_play(page: Any, seat: int, rng: random.Random) -> None:
 def resign(page: Any) -> None:
     """Resign at ``page``'s table: asked first (cancelled once), then confirmed."""
     page.click("#clocks button.resign")
-    assert page.locator("#clocks .resign-question").is_visible()
+    expect(page.locator("#clocks .resign-question")).to_be_visible()
     page.click("#clocks button.resign-cancel")
     assert page.evaluate(f"() => {MSG}.status") == "running"
     page.click("#clocks button.resign")
@@ -70,5 +72,5 @@ def resign(page: Any) -> None:
     page.wait_for_function(f"() => {MSG}.status === 'finished'")
     # the clocks' panel follows on its next tick: no clock, no question, no button left
     page.wait_for_selector("#clocks .resign-question", state="detached")
-    assert page.locator("#clocks button").count() == 0
-    assert page.locator("#clocks .clock-seat").count() == 0
+    expect(page.locator("#clocks button")).to_have_count(0)
+    expect(page.locator("#clocks .clock-seat")).to_have_count(0)
