@@ -394,41 +394,51 @@ def fetch_ahead(
 
 
 @kernel
-def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
-    """One step of every game, in this thread (small batches); or, where an action
-    is not legal, nothing and ``first_invalid``'s code (else -1)."""
+def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: int) -> None:
+    """One step of games ``lo..hi-1``; ``arrays`` are the batch's, in the order
+    ``BoardBatch.step`` passes them, unpacked once here (not once a game)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
-    bad = first_invalid(g, prm, draws, movers, mask, actions, chance, active, mask.shape[1])
-    if bad >= 0:
-        return bad
-    for i in range(g.shape[0]):
+    for i in range(lo, hi):
         fetch_ahead(g, prm, obs, mask, ids, count, i)
         if active[i]:
             step_one(
                 g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,
                 rewards, terminated, chance_taken, final_obs, autoreset, auto_chance, i,
             )  # fmt: skip
-    return -1
+
+
+@kernel
+def first_of(arrays: Array) -> int:
+    """``first_invalid`` of the batch's arrays: the first action not legal, or -1."""
+    g, prm, draws, _, actions, chance, _, mask, _, _, movers = arrays[:11]
+    return first_invalid(g, prm, draws, movers, mask, actions, chance, arrays[15], mask.shape[1])
+
+
+@kernel
+def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+    """One step of every game, in this thread (small batches); or, where an action
+    is not legal, nothing and ``first_invalid``'s code (else -1)."""
+    bad = first_of(arrays)
+    if bad < 0:
+        step_range(arrays, autoreset, auto_chance, 0, arrays[0].shape[0])
+    return bad
+
+
+#: the games one worker steps at a time (``step_parallel``)
+CHUNK = 256
 
 
 @kernel_parallel
 def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
-    """``step_serial`` with the batch split among one worker per core (the check of
-    the actions first, in this thread)."""
-    (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
-    rewards, terminated, chance_taken, final_obs, active = arrays[11:]
-    bad = first_invalid(g, prm, draws, movers, mask, actions, chance, active, mask.shape[1])
-    if bad >= 0:
-        return bad
-    for i in prange(g.shape[0]):
-        fetch_ahead(g, prm, obs, mask, ids, count, i)
-        if active[i]:
-            step_one(
-                g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,
-                rewards, terminated, chance_taken, final_obs, autoreset, auto_chance, i,
-            )  # fmt: skip
-    return -1
+    """``step_serial`` with the batch split among one worker per core in chunks of
+    ``CHUNK`` games (the check of the actions first, in this thread)."""
+    bad = first_of(arrays)
+    if bad < 0:
+        n = arrays[0].shape[0]
+        for c in prange((n + CHUNK - 1) // CHUNK):
+            step_range(arrays, autoreset, auto_chance, c * CHUNK, min(n, (c + 1) * CHUNK))
+    return bad
 
 
 @kernel
