@@ -8,16 +8,23 @@ size): whether each action is legal is checked by the engine's compiled loop.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from koth.core.errors import GameOverError, IllegalActionError, InvalidParamsError
+from koth.vector._jit import seed_streams
 from koth.vector.checks import game_index
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+StreamArray = npt.NDArray[np.uint64]
+
+#: the purposes of a seed's generator streams (``seed_streams``): chance's draws, and
+#: the draws of ``random_actions``
+CHANCE_STREAM: Final = 0
+ACTION_STREAM: Final = 1
 
 
 def seed_value(seed: int) -> int:
@@ -44,6 +51,29 @@ class BatchBase:
     _all_games: BoolArray
     #: whether ``reset`` was called
     _started: bool
+    #: each game's generator state for chance's draws and for ``random_actions``
+    _rng: StreamArray
+    _action_rng: StreamArray
+    #: each game's number of legal actions, and its legal-action mask
+    _count: IntArray
+    legal_mask: BoolArray
+    #: the last step's outputs
+    rewards: npt.NDArray[np.float32]
+    terminated: BoolArray
+    chance_taken: IntArray
+
+    def _restart(self, seed: int) -> None:
+        """What ``reset`` does before it starts the games: ``seed`` checked, game ``i``'s
+        streams drawn from ``(seed, i)``, the legal lists and the last step's outputs
+        cleared."""
+        seed = seed_value(seed)
+        self._rng[:] = seed_streams(seed, self.num_games, CHANCE_STREAM)
+        self._action_rng[:] = seed_streams(seed, self.num_games, ACTION_STREAM)
+        self._count[:] = 0
+        self.legal_mask[:] = False
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.chance_taken[:] = -1
 
     def is_over(self, game: int) -> bool:
         """Whether game ``game`` is over (and not restarted: ``autoreset=False``)."""

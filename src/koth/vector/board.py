@@ -33,7 +33,7 @@ from koth.games.board.params import BoardParams
 from koth.games.board.state import Phase
 from koth.vector import board_kernels as k
 from koth.vector._jit import seed_streams
-from koth.vector.base import BatchBase, seed_value
+from koth.vector.base import ACTION_STREAM, CHANCE_STREAM, BatchBase, IntArray
 from koth.vector.board_layout import (
     F_PHASE,
     MAX_LEGAL,
@@ -50,10 +50,6 @@ from koth.vector.board_layout import (
 from koth.vector.board_rules import chance_count, chance_id
 from koth.vector.checks import batch_size
 
-IntArray = npt.NDArray[np.int64]
-
-_CHANCE_STREAM: Final = 0
-_ACTION_STREAM: Final = 1
 #: the batch size from which ``step`` runs one worker per core by default
 PARALLEL_FROM: Final = 1024
 
@@ -111,8 +107,8 @@ class BoardBatch(BatchBase):
         self._draws = area_draws(n)
         size = num_games
         self._g = np.zeros((size, NUM_FIELDS), dtype=np.int64)
-        self._rng = seed_streams(0, size, _CHANCE_STREAM)
-        self._action_rng = seed_streams(0, size, _ACTION_STREAM)
+        self._rng = seed_streams(0, size, CHANCE_STREAM)
+        self._action_rng = seed_streams(0, size, ACTION_STREAM)
         self._ids = np.zeros((size, MAX_LEGAL), dtype=np.int16)
         self._count = np.zeros(size, dtype=np.int64)
         self._no_chance = np.full(size, -1, dtype=np.int64)
@@ -157,14 +153,7 @@ class BoardBatch(BatchBase):
     # ----------------------------------------------------------------- steps
     def reset(self, seed: int = 0) -> None:
         """Start every game anew; game ``i`` draws from a stream of ``(seed, i)``."""
-        seed = seed_value(seed)
-        self._rng[:] = seed_streams(seed, self.num_games, _CHANCE_STREAM)
-        self._action_rng[:] = seed_streams(seed, self.num_games, _ACTION_STREAM)
-        self._count[:] = 0
-        self.legal_mask[:] = False
-        self.rewards[:] = 0.0
-        self.terminated[:] = False
-        self.chance_taken[:] = -1
+        self._restart(seed)
         joint = np.zeros((self.num_games, self.num_players), dtype=np.int64)
         k.reset_range(self._arrays(joint, self._no_chance, self._all_games), self.auto_chance)
         self._started = True

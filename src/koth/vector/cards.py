@@ -31,7 +31,7 @@ from koth.games.cards.actions import action_from_id
 from koth.games.cards.params import CardsParams
 from koth.vector import cards_loops as k
 from koth.vector._jit import seed_streams
-from koth.vector.base import BatchBase, seed_value
+from koth.vector.base import ACTION_STREAM, CHANCE_STREAM, BatchBase, IntArray
 from koth.vector.cards_layout import (
     F_PHASE,
     F_UNDEALT,
@@ -49,11 +49,6 @@ from koth.vector.cards_layout import (
 )
 from koth.vector.checks import batch_size
 
-IntArray = npt.NDArray[np.int64]
-
-#: the purposes of a seed's generator streams (``seed_streams``)
-_CHANCE_STREAM: Final = 0
-_ACTION_STREAM: Final = 1
 #: the batch size from which ``step`` runs one worker per core by default
 PARALLEL_FROM: Final = 2048
 
@@ -97,8 +92,8 @@ class CardsBatch(BatchBase):
         assert (P_JOKERS, P_TENS_EQUAL, P_DEALER, P_REVEAL) == (0, 1, 2, 3)
         self._g = np.zeros((n, NUM_FIELDS), dtype=np.int64)
         self._stacks = np.zeros((n, 15, STACK_DEPTH), dtype=np.int8)
-        self._rng = seed_streams(0, n, _CHANCE_STREAM)
-        self._action_rng = seed_streams(0, n, _ACTION_STREAM)
+        self._rng = seed_streams(0, n, CHANCE_STREAM)
+        self._action_rng = seed_streams(0, n, ACTION_STREAM)
         self._ids = np.zeros((n, 2, MAX_LEGAL), dtype=np.int16)
         self._count = np.zeros((n, 2), dtype=np.int64)
         self._no_chance = np.full(n, -1, dtype=np.int64)
@@ -122,14 +117,7 @@ class CardsBatch(BatchBase):
     # ----------------------------------------------------------------- steps
     def reset(self, seed: int = 0) -> None:
         """Start every game anew; game ``i`` draws from a stream of ``(seed, i)``."""
-        seed_value(seed)
-        self._rng[:] = seed_streams(seed, self.num_games, _CHANCE_STREAM)
-        self._action_rng[:] = seed_streams(seed, self.num_games, _ACTION_STREAM)
-        self._count[:] = 0
-        self.legal_mask[:] = False
-        self.rewards[:] = 0.0
-        self.terminated[:] = False
-        self.chance_taken[:] = -1
+        self._restart(seed)
         k.reset_range(
             self._g,
             self._stacks,
