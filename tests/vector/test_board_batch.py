@@ -13,7 +13,6 @@ arrays never changes that player's observation.
 from __future__ import annotations
 
 import os
-import random
 from typing import Any
 
 import numpy as np
@@ -28,6 +27,7 @@ from koth.vector import board_kernels as kernels
 from koth.vector import board_layout as L
 from koth.vector.board import BoardBatch
 from koth.vector.board_obs import encode
+from tests.vector.alongside import play_alongside as alongside
 
 #: (players, options): the default game at every table size and every option
 VARIANTS: list[tuple[int, dict[str, Any]]] = [
@@ -123,43 +123,7 @@ def play_alongside(n: int, options: dict[str, Any], games: int, seed: int) -> in
     batch.reset(seed)
     game = BoardGame(params)
     states = [game.new_initial_state() for _ in range(games)]
-    histories: list[list[int]] = [[] for _ in range(games)]
-    rng = random.Random(seed)
-    steps = 0
-    for i, state in enumerate(states):
-        check_same(batch, i, state, histories[i])
-    while not all(s.is_terminal() for s in states):
-        actions = batch.random_actions()
-        # the even games' chance outcomes chosen here, the odd games' drawn inside
-        chance = np.array(
-            [
-                rng.choice(batch.chance_outcomes(i))[0] if i % 2 == 0 and s.is_chance_node() else -1
-                for i, s in enumerate(states)
-            ]
-        )
-        batch.step(actions, chance)
-        for i, state in enumerate(states):
-            if state.is_terminal():
-                assert not batch.terminated[i] and not batch.rewards[i].any()
-                continue
-            if state.is_chance_node():
-                outcome = int(batch.chance_taken[i])
-                assert chance[i] in (-1, outcome)
-                state.apply_action(action_from_id(outcome, n))
-                histories[i].append(outcome)
-            elif state.is_simultaneous_node():
-                state.apply_actions({p: action_from_id(int(actions[i, p]), n) for p in range(n)})
-                histories[i].append(-1)
-            else:
-                player = state.current_player()
-                state.apply_action(action_from_id(int(actions[i, player]), n), player)
-                histories[i].append(int(actions[i, player]))
-            steps += 1
-            check_same(batch, i, state, histories[i])
-            assert bool(batch.terminated[i]) == state.is_terminal()
-            expected = np.array(state.returns() if state.is_terminal() else [0.0] * n)
-            assert batch.rewards[i].tolist() == expected.astype(np.float32).tolist()
-    return steps
+    return alongside(batch, states, seed, lambda a: action_from_id(a, n), check_same)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)

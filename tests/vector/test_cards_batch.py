@@ -27,6 +27,7 @@ from koth.vector import cards_layout as L
 from koth.vector import cards_view as kernels
 from koth.vector.cards import CardsBatch
 from koth.vector.cards_obs import encode
+from tests.vector.alongside import play_alongside as alongside
 
 VARIANTS = [
     {"jokers": j, "tens_equal": t, "dealer": d, "reveal_discarded_stacks": r}
@@ -64,38 +65,7 @@ def play_alongside(params: dict[str, Any], games: int, seed: int) -> int:
     batch = CardsBatch(games, params, autoreset=False)
     batch.reset(seed)
     states = [CardsGame(params).new_initial_state() for _ in range(games)]
-    rng = random.Random(seed)
-    steps = 0
-    for i, state in enumerate(states):
-        check_same(batch, i, state)
-    while not all(s.is_terminal() for s in states):
-        actions = batch.random_actions()
-        # the even games' deals chosen here, the odd games' drawn inside the batch
-        chance = np.array(
-            [
-                rng.choice(batch.chance_outcomes(i))[0] if i % 2 == 0 and s.is_chance_node() else -1
-                for i, s in enumerate(states)
-            ]
-        )
-        batch.step(actions, chance)
-        for i, state in enumerate(states):
-            if state.is_terminal():
-                assert not batch.terminated[i] and not batch.rewards[i].any()
-                continue
-            if state.is_chance_node():
-                card = int(batch.chance_taken[i])
-                assert chance[i] in (-1, card)
-                state.apply_action(action_from_id(card))
-            elif state.is_simultaneous_node():
-                state.apply_actions({p: action_from_id(int(actions[i, p])) for p in (0, 1)})
-            else:
-                player = state.current_player()
-                state.apply_action(action_from_id(int(actions[i, player])), player)
-            steps += 1
-            check_same(batch, i, state)
-            assert bool(batch.terminated[i]) == state.is_terminal()
-            assert batch.rewards[i].tolist() == list(state.returns())
-    return steps
+    return alongside(batch, states, seed, action_from_id, lambda b, i, s, _: check_same(b, i, s))
 
 
 @pytest.mark.parametrize("params", VARIANTS, ids=lambda p: "-".join(map(str, p.values())))
