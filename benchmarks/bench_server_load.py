@@ -1,22 +1,42 @@
 """Load of the web app on PostgreSQL with 1 and 2 worker processes (everything on
 127.0.0.1): N card games driven over HTTP with random legal moves, M spectators on
-WebSockets spread over them.
+WebSockets spread over the tables that exist a second after the start (a table that
+ends is followed by a new one that nobody watches).
+
+A move is one seat's accepted POST of an action. A card game's node is simultaneous: the
+first seat's POST stores its waiting choice (the game keeps its version; spectators are
+sent that the seat has chosen), the second's plays both (a new version, sent to every
+spectator of the game). With ``--reads each`` (the default) a seat reads its state (GET)
+before each of its POSTs, and a seat with nothing to do reads too: about 2.2 requests a
+move; with ``--reads needed`` it reads only when the answer to its last POST does not
+hold its state now (the game has moved on since, or it has already chosen at this
+node): about 1.7 requests a move. The line says how many reads a move made.
 
 Prints, per number of workers: moves/s, the move POST's latency (p50/p99, answered once
-committed), the time from a POST's answer to a spectator receiving that version
-(p50/p99; a spectator may be served by another process than the player) and the
+committed), the time from the answer to the POST that made a version to each
+spectator's first frame of that version (p50/p99; a spectator may be served by another
+process than the player, and may receive its frame before the player its answer), the
 server's CPU time per move (every server process together; on a machine shared with
-other work this is the figure that the other work changes least). The clock starts once
-every spectator is connected.
+other work this is the figure that the other work changes least), the time its threads
+waited for a core, the load generator's own CPU time per move and the load average;
+``--json FILE`` writes them too. The clock starts once every spectator is connected.
+
+The load generator is kept cheap so that it measures the server, not itself: one
+keep-alive connection per table with a small HTTP/1.1 client of its own, uvloop when
+installed, a player's answer parsed only up to its log, a spectator's frame read only
+for its version. ``--profile PREFIX`` writes a cProfile of it during the measured
+seconds.
 
 Usage: python benchmarks/bench_server_load.py [--games 20] [--spectators 200]
-       [--seconds 20] [--workers 1 2] [--database postgresql+psycopg://...]
+       [--seconds 20] [--workers 1 2] [--reads each|needed] [--json FILE]
+       [--profile PREFIX] [--database postgresql+psycopg://...]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
 import random
@@ -25,10 +45,16 @@ import subprocess
 import time
 import uuid
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
 import psycopg
 import websockets
+
+try:
+    import uvloop
+except ImportError:  # the standard event loop: the generator's figures are higher
+    uvloop = None
 
 from serving import start_koth
 
@@ -45,9 +71,17 @@ def percentile(values: list[float], p: float) -> float:
 class Run:
     def __init__(self) -> None:
         self.post_ms: list[float] = []
+        #: when the POST that made each version of a game was answered (the first answer
+        #: carrying that version: a waiting choice keeps the game's version)
         self.answered: dict[tuple[str, int], float] = {}
+        #: when each spectator first received each version of its game
         self.seen: dict[tuple[str, int], list[float]] = {}
         self.moves = 0
+        self.moves_per_s = float("nan")
+        self.reads = 0
+        #: POSTs answered with an error (a stale version, a choice already made)
+        self.refused = 0
+        self.tables = 0
         self.stop = False
         self.connected = 0
         #: the server's CPU time per move (ms)
@@ -59,17 +93,150 @@ class Run:
         self.waited_ms = float("nan")
 
 
-async def drive(client: httpx.AsyncClient, run: Run, rng: random.Random) -> None:
-    """One table after another: random legal moves by whichever seat may act."""
+class Http:
+    """One keep-alive HTTP/1.1 connection, one request at a time (each table's driver
+    has its own). httpx spent most of the generator's CPU: its pool scans every
+    connection on each request and it looks up the running async library each time;
+    this is a request line, three headers and a body read by its length."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: object = None, token: str | None = None
+    ) -> tuple[int, bytes]:
+        """The status and body of the answer; a connection the server closed while idle
+        is opened again and the request sent once more."""
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        if token is not None:
+            head += f"Authorization: Bearer {token}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        message = f"{head}Content-Length: {len(payload)}\r\n\r\n".encode() + payload
+        for attempt in (0, 1):
+            fresh = self.writer is None
+            if self.reader is None or self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            self.writer.write(message)
+            try:
+                return await self._answer(self.reader)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if fresh or attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _answer(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
+        lines = (await reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
+        status = int(lines[0].split(None, 2)[1])
+        length, chunked, close = -1, False, False
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"transfer-encoding":
+                chunked = b"chunked" in value.lower()
+            elif name == b"connection":
+                close = b"close" in value.lower()
+        if chunked:
+            parts = []
+            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                parts.append((await reader.readexactly(size + 2))[:-2])
+            while await reader.readuntil(b"\r\n") != b"\r\n":
+                pass  # trailers
+            data = b"".join(parts)
+        elif length >= 0:
+            data = await reader.readexactly(length)
+        else:
+            data, close = await reader.read(), True
+        if close:
+            self.close()
+        return status, data
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+def frame_version(frame: bytes) -> int | None:
+    """The version of a ``state`` frame, None for another frame. A frame is the server's
+    compact JSON with ``type``, ``game_id``, ``game`` and ``params`` before ``version``:
+    the number after the end of ``params`` is read without parsing the rest (a few kB
+    with the new log entries); any other layout is parsed whole."""
+    if not frame.startswith(b'{"type":"state"'):
+        return None
+    at = frame.find(b'},"version":')
+    if at < 0:
+        parsed = json.loads(frame)
+        return int(parsed["version"]) if parsed.get("type") == "state" else None
+    at += 12
+    end = at
+    while 48 <= frame[end] <= 57:  # the digits 0 to 9
+        end += 1
+    return int(frame[at:end])
+
+
+def read_state(answer: bytes) -> Any:
+    """A state message answered over HTTP, up to its log: the version, the submitted
+    seats, the legal actions and the outcome come before it, and the whole log the
+    answer carries (most of its size, growing with the game) is not parsed. The log
+    starts at the first ``,"log_from":`` where the text before it is a whole object
+    (the same key inside the view leaves an object open); another layout is parsed
+    whole."""
+    text = answer.decode()
+    end = text.find(',"log_from":')
+    while end > 0:
+        try:
+            state = json.loads(text[:end] + "}")
+        except json.JSONDecodeError:
+            end = text.find(',"log_from":', end + 1)
+            continue
+        if isinstance(state, dict) and {"version", "submitted", "legal", "outcome"} <= state.keys():
+            return state
+        break
+    return json.loads(text)
+
+
+def answer_version(answer: bytes) -> int:
+    """The version of a state message answered over HTTP (laid out as a frame)."""
+    version = frame_version(answer)
+    return int(json.loads(answer)["version"]) if version is None else version
+
+
+async def drive(http: Http, run: Run, rng: random.Random, read_each: bool) -> None:
+    """One table after another: random legal moves by whichever seat may act. With
+    ``read_each`` every move is a state read (GET) and the POST; else a seat's state is
+    read only when the answer to its last POST does not hold it (the game has moved on
+    since, or the seat has already chosen at this node)."""
     while not run.stop:
-        created = (await client.post("/api/games", json={"game": "cards"})).json()
+        created = json.loads((await http.request("POST", "/api/games", {"game": "cards"}))[1])
+        run.tables += 1
         game = created["id"]
-        auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        known: dict[int, Any] = {}  # each seat's last state, read or answered
+        version = -1  # the newest version of the game answered
         finished = False
         while not finished and not run.stop:
             acted = False
             for seat in (0, 1):
-                state = (await client.get(f"/api/games/{game}", headers=auth[seat])).json()
+                state = known.get(seat)
+                if (
+                    read_each
+                    or state is None
+                    or state["version"] != version
+                    or seat in state["submitted"]
+                    or not state["legal"]
+                ):
+                    state = read_state(
+                        (await http.request("GET", f"/api/games/{game}", token=tokens[seat]))[1]
+                    )
+                    run.reads += 1
+                    version = max(version, state["version"])
                 if state["outcome"] is not None:
                     finished = True
                     break
@@ -78,32 +245,41 @@ async def drive(client: httpx.AsyncClient, run: Run, rng: random.Random) -> None
                 choice = rng.choice(state["legal"])
                 body = {"action_id": choice["id"], "version": state["version"]}
                 sent = time.perf_counter()
-                reply = await client.post(
-                    f"/api/games/{game}/actions", json=body, headers=auth[seat]
+                status, answer = await http.request(
+                    "POST", f"/api/games/{game}/actions", body, tokens[seat]
                 )
                 done = time.perf_counter()
-                if reply.status_code == 200:
+                if status == 200:
                     run.post_ms.append((done - sent) * 1000)
-                    run.answered[(game, reply.json()["version"])] = done
+                    if read_each:
+                        moved = answer_version(answer)
+                    else:
+                        known[seat] = read_state(answer)
+                        moved = known[seat]["version"]
+                    run.answered.setdefault((game, moved), done)
+                    version = max(version, moved)
                     run.moves += 1
                     acted = True
+                else:
+                    run.refused += 1
             if not acted and not finished:
                 await asyncio.sleep(0.01)
 
 
 async def spectate(url: str, game: str, run: Run) -> None:
+    """A spectator of ``game``: the first time each version reaches it is kept (a
+    waiting choice sends the same version again, with the seat marked as submitted)."""
     async with websockets.connect(f"{url}/api/games/{game}/ws", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": None}))
-        json.loads(await ws.recv())  # the first state: connected
+        last = frame_version(await ws.recv(decode=False))  # the first state: connected
+        if last is None:
+            raise SystemExit(f"spectator of {game}: no first state")
         run.connected += 1
-        while not run.stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 1.0)
-            except TimeoutError:
-                continue
-            frame = json.loads(raw)
-            if frame.get("type") == "state":
-                run.seen.setdefault((game, frame["version"]), []).append(time.perf_counter())
+        while True:  # until cancelled
+            version = frame_version(await ws.recv(decode=False))
+            if version is not None and version > last:
+                last = version
+                run.seen.setdefault((game, version), []).append(time.perf_counter())
 
 
 def family(pid: int) -> set[int]:
@@ -144,35 +320,55 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return ticks / os.sysconf("SC_CLK_TCK"), waited / 1e9
 
 
-async def measure(url: str, games: int, spectators: int, seconds: float, pid: int) -> Run:
+async def measure(
+    url: str, games: int, spectators: int, seconds: float, pid: int, read_each: bool, profile: str
+) -> Run:
     run = Run()
-    limits = httpx.Limits(max_connections=games * 2)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
-        drivers = [asyncio.create_task(drive(client, run, random.Random(i))) for i in range(games)]
-        await asyncio.sleep(1.0)  # the first tables exist: spread the spectators over them
-        listed = (await client.get("/api/games")).json()
-        ws_url = url.replace("http://", "ws://")
-        watchers = [
-            asyncio.create_task(spectate(ws_url, listed[i % len(listed)]["id"], run))
-            for i in range(spectators)
-        ]
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    https = [Http(host, port) for _ in range(games)]
+    drivers = [
+        asyncio.create_task(drive(http, run, random.Random(i), read_each))
+        for i, http in enumerate(https)
+    ]
+    await asyncio.sleep(1.0)  # the first tables exist: spread the spectators over them
+    lister = Http(host, port)
+    listed = json.loads((await lister.request("GET", "/api/games"))[1])
+    lister.close()
+    ws_url = url.replace("http://", "ws://")
+    watchers = [
+        asyncio.create_task(spectate(ws_url, listed[i % len(listed)]["id"], run))
+        for i in range(spectators)
+    ]
+    try:
         while run.connected < spectators:
             if all(w.done() for w in watchers):
                 raise SystemExit(f"only {run.connected} of {spectators} spectators connected")
             await asyncio.sleep(0.1)
         run.post_ms.clear()
-        run.moves = 0
+        run.moves = run.reads = run.refused = run.tables = 0
         print(f"{spectators} spectators connected: measuring", flush=True)
+        profiler = cProfile.Profile() if profile else None
         started, cpu, own = time.perf_counter(), cpu_seconds(pid), time.process_time()
+        if profiler is not None:
+            profiler.enable()
         await asyncio.sleep(seconds)
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(profile)
         elapsed = time.perf_counter() - started
         cpu_after = cpu_seconds(pid)
         run.cpu_ms = (cpu_after[0] - cpu[0]) * 1000 / max(run.moves, 1)
         run.waited_ms = (cpu_after[1] - cpu[1]) * 1000 / max(run.moves, 1)
         run.own_ms = (time.process_time() - own) * 1000 / max(run.moves, 1)
+        run.moves_per_s = run.moves / elapsed
+    finally:
         run.stop = True
+        for watcher in watchers:
+            watcher.cancel()
         await asyncio.gather(*drivers, *watchers, return_exceptions=True)
-    run.moves = int(run.moves / elapsed * 1000) / 1000  # per second, kept in moves
+        for http in https:
+            http.close()
     return run
 
 
@@ -193,17 +389,44 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--database", default=DEFAULT_DATABASE)
+    parser.add_argument(
+        "--reads",
+        choices=["each", "needed"],
+        default="each",
+        help="each: a state read (GET) before every move; needed: only when the answer "
+        "to the seat's last move does not hold its state",
+    )
+    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument(
+        "--profile",
+        metavar="PREFIX",
+        help="cProfile of the load generator during the measured seconds, to PREFIX-<workers>.prof",
+    )
     args = parser.parse_args()
     plain = args.database.replace("postgresql+psycopg://", "postgresql://")
-    print(f"{args.games} games, {args.spectators} spectators, {args.seconds:g} s each")
+    print(
+        f"{args.games} games, {args.spectators} spectators, {args.seconds:g} s each, "
+        f"state reads: {args.reads}, event loop: {'uvloop' if uvloop else 'asyncio'}"
+    )
+    rows = []
     for workers in args.workers:
         schema = f"koth_load_{uuid.uuid4().hex[:10]}"
         with psycopg.connect(plain, autocommit=True) as connection:
             connection.execute(f'CREATE SCHEMA "{schema}"')
         process = None
+        profile = f"{args.profile}-{workers}.prof" if args.profile else ""
         try:  # the schema goes whatever fails, a start that never got ready too
             process, url = start(f"{args.database}?options=-csearch_path%3D{schema}", workers)
-            run = asyncio.run(measure(url, args.games, args.spectators, args.seconds, process.pid))
+            coroutine = measure(
+                url,
+                args.games,
+                args.spectators,
+                args.seconds,
+                process.pid,
+                args.reads == "each",
+                profile,
+            )
+            run = uvloop.run(coroutine) if uvloop else asyncio.run(coroutine)
         finally:
             if process is not None:
                 process.terminate()
@@ -216,15 +439,39 @@ def main() -> None:
             if key in run.answered
             for seen in times
         ]
+        row = {
+            "workers": workers,
+            "moves_per_s": round(run.moves_per_s, 2),
+            "reads_a_move": round(run.reads / max(run.moves, 1), 3),
+            "posts_refused": run.refused,
+            "tables_started": run.tables,
+            "post_p50_ms": round(statistics.median(run.post_ms or [float("nan")]), 2),
+            "post_p99_ms": round(percentile(run.post_ms, 99), 2),
+            "spectator_p50_ms": round(percentile(delays, 50), 2),
+            "spectator_p99_ms": round(percentile(delays, 99), 2),
+            "deliveries": len(delays),
+            "server_cpu_ms": round(run.cpu_ms, 3),
+            "waiting_ms": round(run.waited_ms, 3),
+            "generator_cpu_ms": round(run.own_ms, 3),
+            "load_average": round(os.getloadavg()[0], 2),
+        }
+        rows.append(row)
         print(
-            f"workers {workers}: {run.moves:.1f} moves/s; POST p50 "
-            f"{statistics.median(run.post_ms):.1f} ms, p99 {percentile(run.post_ms, 99):.1f} ms; "
-            f"move to spectator p50 {percentile(delays, 50):.1f} ms, p99 "
-            f"{percentile(delays, 99):.1f} ms ({len(delays)} deliveries); server CPU "
+            f"workers {workers}: {run.moves_per_s:.1f} moves/s "
+            f"({row['reads_a_move']:.2f} state reads a move, {run.refused} POSTs refused, "
+            f"{run.tables} tables started); "
+            f"POST p50 {row['post_p50_ms']:.1f} ms, p99 {row['post_p99_ms']:.1f} ms; "
+            f"move to spectator p50 {row['spectator_p50_ms']:.1f} ms, p99 "
+            f"{row['spectator_p99_ms']:.1f} ms ({len(delays)} deliveries); server CPU "
             f"{run.cpu_ms:.2f} ms a move (and {run.waited_ms:.2f} ms waiting for a core), "
             f"load generator CPU {run.own_ms:.2f} ms a move; "
-            f"load average {os.getloadavg()[0]:.1f}"
+            f"load average {row['load_average']:.1f}",
+            flush=True,
         )
+    if args.json:
+        settings = {k: getattr(args, k) for k in ("games", "spectators", "seconds", "reads")}
+        report = {**settings, "event_loop": "uvloop" if uvloop else "asyncio", "runs": rows}
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
 
 
 if __name__ == "__main__":
