@@ -97,7 +97,7 @@ class Http:
     """One keep-alive HTTP/1.1 connection, one request at a time (each table's driver
     has its own). httpx spent most of the generator's CPU: its pool scans every
     connection on each request and it looks up the running async library each time;
-    this is a request line, three headers and a body read by its length."""
+    this is a request line, up to four headers and a body read by its length."""
 
     def __init__(self, host: str, port: int) -> None:
         self.host, self.port = host, port
