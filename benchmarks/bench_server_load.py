@@ -22,10 +22,10 @@ waited for a core, the load generator's own CPU time per move and the load avera
 ``--json FILE`` writes them too. The clock starts once every spectator is connected.
 
 The load generator is kept cheap so that it measures the server, not itself: one
-keep-alive connection per table with a small HTTP/1.1 client of its own, uvloop when
-installed, a player's answer parsed only up to its log, a spectator's frame read only
-for its version. ``--profile PREFIX`` writes a cProfile of it during the measured
-seconds.
+keep-alive connection per table (requests written directly, answers parsed by
+httptools, Uvicorn's parser), uvloop when installed, a player's answer parsed only up
+to its log, a spectator's frame read only for its version. ``--profile PREFIX`` writes
+a cProfile of it during the measured seconds.
 
 Usage: python benchmarks/bench_server_load.py [--games 20] [--spectators 200]
        [--seconds 20] [--workers 1 2] [--reads each|needed] [--json FILE]
@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import httptools
 import psycopg
 import websockets
 
@@ -93,6 +94,20 @@ class Run:
         self.waited_ms = float("nan")
 
 
+class _Answer:
+    """What httptools' callbacks gather of one answer."""
+
+    def __init__(self) -> None:
+        self.body: list[bytes] = []
+        self.complete = False
+
+    def on_body(self, body: bytes) -> None:
+        self.body.append(body)
+
+    def on_message_complete(self) -> None:
+        self.complete = True
+
+
 class Http:
     """One keep-alive HTTP/1.1 connection, one request at a time (each table's driver
     has its own). httpx spent most of the generator's CPU: its pool scans every
@@ -130,32 +145,18 @@ class Http:
         raise AssertionError("unreachable")
 
     async def _answer(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
-        lines = (await reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
-        status = int(lines[0].split(None, 2)[1])
-        length, chunked, close = -1, False, False
-        for line in lines[1:]:
-            name, _, value = line.partition(b":")
-            name = name.strip().lower()
-            if name == b"content-length":
-                length = int(value)
-            elif name == b"transfer-encoding":
-                chunked = b"chunked" in value.lower()
-            elif name == b"connection":
-                close = b"close" in value.lower()
-        if chunked:
-            parts = []
-            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
-                parts.append((await reader.readexactly(size + 2))[:-2])
-            while await reader.readuntil(b"\r\n") != b"\r\n":
-                pass  # trailers
-            data = b"".join(parts)
-        elif length >= 0:
-            data = await reader.readexactly(length)
-        else:
-            data, close = await reader.read(), True
-        if close:
+        """One answer, parsed by httptools (Uvicorn's HTTP parser): by its length or its
+        chunks; a connection the server will not keep is closed."""
+        answer = _Answer()
+        parser = httptools.HttpResponseParser(answer)
+        while not answer.complete:
+            data = await reader.read(65536)
+            if not data:  # closed before the answer was whole
+                raise ConnectionError("the server closed the connection")
+            parser.feed_data(data)
+        if not parser.should_keep_alive():
             self.close()
-        return status, data
+        return parser.get_status_code(), b"".join(answer.body)
 
     def close(self) -> None:
         if self.writer is not None:
