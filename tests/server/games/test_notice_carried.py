@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -16,7 +18,8 @@ from koth.server.database import make_engine, migrate
 from koth.server.games import notice
 from koth.server.games.live import LiveGame
 from koth.server.games.messages import state_message
-from koth.server.games.notice import Appended, Submitted, game_notice
+from koth.server.games.notice import Appended, Submitted, game_notice, read_change
+from koth.server.games.schemas import GameStatus
 from koth.server.games.service import GameService
 from koth.server.games.store import Changes, Repository
 
@@ -276,3 +279,23 @@ def test_a_seat_listening_here_gets_its_choice_read(engine_url: str) -> None:
         assert state_message(live, 0).my_submission == live.pending[0]
 
     run(engine_url, scenario)
+
+
+def test_a_change_reads_back_as_it_was_sent() -> None:
+    deadline = datetime(2026, 11, 28, 20, 0, 1, 250, tzinfo=UTC)
+    change = Appended(
+        before=3,
+        moves=[{"joint": {"0": "hand 2d", "1": "hand 2s"}}, {"player": -1, "action": "deal 5"}],
+        status=GameStatus.FINISHED,
+        decisions=2,
+        outcome={"winners": [1], "reason": "rules"},
+        clock={"left": [1.5, math.inf], "running": None},
+        deadline=deadline,
+    )
+    text = game_notice("g", 5, "here", change)
+    head, carried = text.split(" {", 1)
+    assert head == "game g 5 here"
+    back = read_change("g", "{" + carried)
+    assert back == change and isinstance(back, Appended) and back.deadline == deadline
+    odd = change.model_copy(update={"outcome": {"odd": object()}})
+    assert game_notice("g", 5, "here", odd) == "game g 5 here"  # read from the database

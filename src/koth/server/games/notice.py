@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from koth.server.games.rows import StoredGame
 from koth.server.games.schemas import GameStatus
@@ -35,7 +36,8 @@ MAX_NOTICE_BYTES = 7000
 class Appended(BaseModel):
     """Moves appended after version ``before`` (a seat's move and the chance after it)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # a stored float beyond JSON's own (the database's JSON keeps them) as JavaScript's
+    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="constants")
 
     kind: Literal["moves"] = "moves"
     before: int = Field(ge=0)
@@ -95,7 +97,11 @@ def game_notice(
     plain = f"game {game_id} {version} {origin}"
     if change is None:
         return plain
-    full = f"{plain} {change.model_dump_json()}"
+    try:
+        full = f"{plain} {change.model_dump_json()}"
+    except PydanticSerializationError:  # a stored value JSON cannot hold: readers read it
+        log.warning("game %s: its change at version %d goes without its moves", game_id, version)
+        return plain
     return full if len(full.encode()) <= MAX_NOTICE_BYTES else plain
 
 
