@@ -193,12 +193,13 @@ async def _on_notice(
     games: GameService, quiz: QuizService, presence: PresenceService, notice: str
 ) -> None:
     """A change committed by some process (this one too): ``<kind> <id> <n> <origin>``
-    (a presence notice's ``n``: the seats connected there, as a bit mask)."""
-    kind, key, number, origin = notice.split(" ")
+    (a presence notice's ``n``: the seats connected there, as a bit mask), a game's
+    followed by the change itself where it carries one (``koth.server.games.notice``)."""
+    kind, key, number, origin, *carried = notice.split(" ", 4)
     if kind == "presence":
         await presence.on_notice(key, int(number), origin)
     elif kind == "game":
-        await games.on_notice(key, int(number), origin)
+        await games.on_notice(key, int(number), origin, carried[0] if carried else None)
     elif kind == "quiz":
         await quiz.on_notice(key, int(number), origin)
 

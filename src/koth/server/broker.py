@@ -2,10 +2,12 @@
 
 After a process commits a change of a game or a quiz event it publishes a short notice
 (``"game <id> <version>"``, ``"quiz <id> <seq>"``); every process, itself included,
-receives it and catches up from the database if it holds that game or event in memory
-and has not seen that version yet. The notice says only that something changed: the
-database stays the truth, so a lost notice costs a delay (the next request, or the
-periodic check, catches up), never a wrong state.
+receives it and catches up if it holds that game or event in memory and has not seen
+that version yet: from the database, or, where a game's notice carries the change
+itself (a move, a secret choice: ``koth.server.games.notice``) and the process holds
+the game just before it, from the notice. The database stays the truth, so a lost notice
+costs a delay (the next request, or the periodic check, catches up), never a wrong
+state.
 
 Brokers: PostgreSQL's own LISTEN/NOTIFY (no extra service), Redis pub/sub where a site
 runs it (``KOTH_BROKER=redis://...``), and, for SQLite's single process, the process
@@ -153,7 +155,8 @@ async def _deliver(handler: Handler, notice: str) -> None:
     try:
         await handler(notice)
     except Exception:  # one bad notice must not stop the others
-        log.exception("handling the change notice %r failed", notice)
+        # named by its kind and key only: a game's notice may carry its hidden moves
+        log.exception("handling the change notice %r failed", " ".join(notice.split(" ")[:2]))
 
 
 def make_broker(database_url: str, broker_url: str | None) -> Broker:

@@ -28,7 +28,8 @@ class LiveGame:
     version: int
     #: seats that have a secret submission waiting at the current simultaneous node
     submitted: frozenset[int] = frozenset()
-    #: what each of those seats submitted (shown to that seat alone)
+    #: what each of those seats submitted (shown to that seat alone); a seat another
+    #: process told of is in ``submitted`` only, until its own message is built here
     pending: dict[int, str] = field(default_factory=dict)
     #: the recent events, collected as moves are applied (a message only reads them)
     notes: Notes = ()
@@ -38,7 +39,23 @@ class LiveGame:
     online: frozenset[int] = frozenset()
     #: the rest of the people's facts (ratings, score, rematch); None: to be read again
     friends: FriendsInfo | None = None
+    #: seats that took their choice back at the current node: a late notice of another
+    #: process saying that one of them chose is not taken in (the database is read)
+    withdrawn: frozenset[int] = frozenset()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def moved(
+        self, state: GameState[Any, Any], version: int, notes: Notes, book: LogBook | None
+    ) -> None:
+        """The game moved on to ``state`` at ``version`` (with its notes and every
+        reader's log): nobody has chosen at its node yet."""
+        self.state, self.version, self.notes, self.book = state, version, notes, book
+        self.submitted, self.pending, self.withdrawn = frozenset(), {}, frozenset()
+
+    def unread_submission(self, seat: int | None) -> bool:
+        """``seat`` has chosen, but its choice was not read here (another process told
+        only that it chose)."""
+        return seat is not None and seat in self.submitted and seat not in self.pending
 
     @property
     def status(self) -> GameStatus:

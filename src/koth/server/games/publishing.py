@@ -25,6 +25,14 @@ from koth.server.games.catalog import make_game
 from koth.server.games.live import Audience, LiveGame, LiveHub
 from koth.server.games.messages import state_message
 from koth.server.games.notes import apply_noting
+from koth.server.games.notice import (
+    Appended,
+    Submitted,
+    Withdrawn,
+    game_notice,
+    read_change,
+    stored_after,
+)
 from koth.server.games.store import Repository, recorded_move
 from koth.server.memory import LiveCache
 
@@ -122,16 +130,26 @@ class GamePublisher:
             pending = dict(changes.pending)
         return LiveGame(stored, state, len(moves), frozenset(pending), pending, notes, book=book)
 
-    async def reload(self, game_id: str) -> LiveGame:
+    async def reload(
+        self,
+        game_id: str,
+        version: int | None = None,
+        change: Appended | Submitted | Withdrawn | None = None,
+    ) -> LiveGame:
         """Catch ``game_id`` up with the database (a process never trusts its cache over
         what another process committed): the moves after the cached version are applied
-        to it; if anything does not fit, the game is replayed from the start."""
+        to it; if anything does not fit, the game is replayed from the start. With the
+        ``change`` another process's notice carried (the game at ``version`` after it),
+        the change is taken in without a read where the cached game is where it began."""
         live = self._live.get(game_id)
         if live is None:
             return await self.live(game_id)
         async with live.lock:  # a write of this process finishes first
             try:
-                await self._catch_up(live)
+                if change is None or version is None:
+                    await self._catch_up(live)
+                else:
+                    await self._take(live, version, change)
                 return live
             except Exception:
                 log.warning("catching up game %s failed; replaying it", game_id, exc_info=True)
@@ -145,25 +163,64 @@ class GamePublisher:
             raise NotFoundError(f"no game {game_id!r}")
         stored = changes.game
         if changes.moves:
-            game = live.game
-            record = GameRecord(
-                game=game.name,
-                params=game.params.to_json(),
-                moves=[recorded_move(m) for m in changes.moves],
-            )
-            after = live.state.clone()
-            book = live.book.copy() if live.book is not None else None
-            notes = apply_noting(after, moves_from_record(game, record), live.notes, book)
-            if after.num_moves != stored.version:
-                raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
-            live.state, live.version, live.notes, live.book = after, stored.version, notes, book
+            self._replay(live, changes.moves, stored.version)
         elif stored.version > live.version:
             raise StaleVersionError(f"game {game_id} has a gap in its stored moves")
-        live.submitted, live.pending = frozenset(), {}
-        if live.state.is_simultaneous_node():
-            live.pending = dict(changes.pending)
-            live.submitted = frozenset(live.pending)
+        live.pending = dict(changes.pending) if live.state.is_simultaneous_node() else {}
+        live.submitted = frozenset(live.pending)
         live.stored = stored
+
+    def _replay(self, live: LiveGame, moves: list[dict[str, Any]], version: int) -> None:
+        """Apply the stored ``moves`` that bring ``live`` to ``version`` (on a copy, taken
+        in once every move applied)."""
+        game = live.game
+        record = GameRecord(
+            game=game.name,
+            params=game.params.to_json(),
+            moves=[recorded_move(m) for m in moves],
+        )
+        after = live.state.clone()
+        book = live.book.copy() if live.book is not None else None
+        notes = apply_noting(after, moves_from_record(game, record), live.notes, book)
+        if after.num_moves != version:
+            raise StaleVersionError(f"game {live.stored.id} has a gap in its stored moves")
+        live.moved(after, version, notes, book)
+
+    async def _take(
+        self, live: LiveGame, version: int, change: Appended | Submitted | Withdrawn
+    ) -> None:
+        """Take in ``change``, which brought the game to ``version`` in another process;
+        read the database instead where the cached game is not where the change began
+        (behind it, or a notice came out of order). A change older than the cached game
+        is in it already."""
+        if live.version > version:
+            return
+        if isinstance(change, Appended):
+            if live.version == version:
+                return
+            if live.version == change.before:
+                self._replay(live, change.moves, version)
+                live.stored = stored_after(live.stored, version, change)
+                return
+        elif live.version == version and live.state.is_simultaneous_node():
+            if isinstance(change, Withdrawn):
+                live.withdrawn |= {change.seat}
+                live.submitted -= {change.seat}
+                live.pending.pop(change.seat, None)
+                return
+            if change.seat not in live.withdrawn:
+                live.submitted |= {change.seat}
+                return
+        await self._catch_up(live)
+        if isinstance(change, Withdrawn) and live.version == version:
+            live.withdrawn |= {change.seat}
+
+    async def readable(self, live: LiveGame, seat: int | None) -> LiveGame:
+        """``live`` with ``seat``'s own waiting choice in it (its message shows it): read
+        when another process told only that the seat chose."""
+        if live.unread_submission(seat):
+            return await self.reload(live.stored.id)
+        return live
 
     def cached(self, game_id: str) -> LiveGame | None:
         """The game if it is held in memory now (this look does not count as a use)."""
@@ -228,16 +285,23 @@ class GamePublisher:
         for decorator in self.decorators:
             await decorator(live)
 
-    async def on_notice(self, game_id: str, version: int, origin: str) -> None:
-        """Another process changed ``game_id``: catch up if it is held here, or if
-        someone here listens to it (a game dropped from memory after a stale write still
-        has its tables connected: they must hear of the change)."""
+    async def on_notice(
+        self, game_id: str, version: int, origin: str, carried: str | None = None
+    ) -> None:
+        """Another process changed ``game_id`` (to ``version``; ``carried``: the change,
+        as the notice has it): catch up if it is held here, or if someone here listens
+        to it (a game dropped from memory after a stale write still has its tables
+        connected: they must hear of the change)."""
         if origin == self.origin:
             return
         if game_id not in self._live and self.hub.count(game_id) == 0:
             return
-        live = await self.reload(game_id)
-        live.friends = None  # a rematch or a rating may have changed without a move
+        change = read_change(game_id, carried)
+        live = await self.reload(game_id, version, change)
+        if change is None:
+            # a rematch or a rating may have changed without a move (a move's own change
+            # of them, at the game's end, the decorators see for themselves)
+            live.friends = None
         await self._publish(live)
         self._changed(game_id)
 
@@ -245,6 +309,8 @@ class GamePublisher:
         """Send every listener its audience's message, with only the log entries that
         audience was not sent before (each connection's first message had the whole log;
         a client that finds a gap asks for the whole picture)."""
+        if any(live.unread_submission(seat) for seat, _ in self.hub.audiences(live.stored.id)):
+            live = await self.reload(live.stored.id)  # a seat listening here sees its choice
         await self.decorate(live)
         sent = self.hub.log_sent(live.stored.id)
 
@@ -260,10 +326,17 @@ class GamePublisher:
         dead spectator never delays a player."""
         self._in_background(self._publish(live))
 
-    def _announce(self, game_id: str, version: int) -> None:
-        """Tell every process that ``game_id`` changed (once it is committed)."""
+    def _announce(
+        self,
+        game_id: str,
+        version: int,
+        change: Appended | Submitted | Withdrawn | None = None,
+    ) -> None:
+        """Tell every process that ``game_id`` changed (once it is committed), with the
+        ``change`` where it is a move or a secret choice."""
         if self.broker is not None:
-            self._in_background(self.broker.publish(f"game {game_id} {version} {self.origin}"))
+            notice = game_notice(game_id, version, self.origin, change)
+            self._in_background(self.broker.publish(notice))
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

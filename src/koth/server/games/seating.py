@@ -148,7 +148,7 @@ class Seating(GamePublisher):
             raise ForbiddenError("naming a seat needs that seat's token")
         await self._db(self.repository.name_seat, game_id, seat, shown)
         await self.seats_changed(live)
-        return state_message(live, seat, lang)
+        return state_message(await self.readable(live, seat), seat, lang)
 
     async def tie_player(self, game_id: str, token: str | None, key: str) -> None:
         """The token's seat is played from the device of player ``key`` ("My games")."""
@@ -198,6 +198,7 @@ class Seating(GamePublisher):
         live = await self.live(game_id)
         seat = self.seat_of(live, token)
         await self.claim(live, seat)
+        live = await self.readable(live, seat)
         await self.decorate(live)
         return state_message(live, seat, lang)
 
@@ -222,6 +223,7 @@ class Seating(GamePublisher):
                     f"seat {seat} already has {SOCKETS_PER_SEAT} live connections"
                 )
             await self.claim(live, seat)
+            live = await self.readable(live, seat)
             await self.decorate(live)
             if self._live.get(game_id) is live:
                 break  # not replaced while the facts were read
@@ -249,7 +251,8 @@ class Seating(GamePublisher):
         seat = self.seat_of(live, token)
         if seat is None:
             raise ForbiddenError("spectators cannot resign: a seat token is required")
-        return state_message(await timekeeping.resign(self, game_id, seat), seat, lang)
+        live = await timekeeping.resign(self, game_id, seat)
+        return state_message(await self.readable(live, seat), seat, lang)
 
     async def back(self, game_id: str, token: str | None, lang: str = DEFAULT) -> StateMessage:
         """The token's person is back: the computer stops playing for the seat."""
@@ -260,4 +263,4 @@ class Seating(GamePublisher):
         if live.status is GameStatus.FINISHED:
             raise GameOverError(f"game {game_id} is over")
         await timekeeping.come_back(self, live, seat)
-        return state_message(await self.live(game_id), seat, lang)
+        return state_message(await self.readable(await self.live(game_id), seat), seat, lang)

@@ -48,6 +48,7 @@ from koth.server.games.messages import (
     summary,
 )
 from koth.server.games.notes import notes_after
+from koth.server.games.notice import Appended, Submitted, Withdrawn, appended
 from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import (
     CreatedGameResponse,
@@ -282,20 +283,21 @@ class GameService(Seating):
                 game.action_from_id(action) if isinstance(action, int) else action, seat
             )
             text = game.action_to_str(parsed)
+            change: Appended | Submitted
             try:
                 if state.to_move().kind is NodeKind.SIMULTANEOUS:
-                    await self._submit_simultaneous(live, seat, text)
+                    change = await self._submit_simultaneous(live, seat, text)
                 else:
                     after = state.clone()
                     after.apply_action(parsed, seat)
                     hinted = await self._hinted(live, [seat])
                     move = move_json(RecordedMove(player=seat, action=text), hinted)
-                    await self._commit(live, after, [move], None)
+                    change = await self._commit(live, after, [move], None)
             except StaleVersionError:
                 self.forget(game_id)  # another process wrote first: replay on next use
                 raise
         live = await self.live(game_id)
-        self._announce(game_id, live.version)
+        self._announce(game_id, live.version, change)
         self._fan_out(live)
         self._changed(game_id)
 
@@ -330,12 +332,15 @@ class GameService(Seating):
                     f"seat {seat + 1} has no secret choice waiting at version {live.version}"
                 )
             live.pending = {s: a for s, a in live.pending.items() if s != seat}
-            live.submitted = frozenset(live.pending)
-        self._announce(game_id, live.version)
+            live.submitted = live.submitted - {seat}
+            live.withdrawn = live.withdrawn | {seat}
+        self._announce(game_id, live.version, Withdrawn(seat=seat))
         self._fan_out(live)
         return state_message(live, seat, lang)
 
-    async def _submit_simultaneous(self, live: LiveGame, seat: int, text: str) -> None:
+    async def _submit_simultaneous(
+        self, live: LiveGame, seat: int, text: str
+    ) -> Appended | Submitted:
         game_id, version = live.stored.id, live.version
         acting = frozenset(live.state.acting_players())
         seats = clocks.acting_seats(live.stored.seats, live.stored.clock)
@@ -346,14 +351,14 @@ class GameService(Seating):
         if stored:  # another seat has still to choose
             live.pending = {**pending, seat: text}
             live.submitted = frozenset(live.pending)
-            return
+            return Submitted(seat=seat)
         joint = {**pending, seat: text}
         after = live.state.clone()
         after.apply_actions(joint)
         hinted = await self._hinted(live, joint)
         move = move_json(RecordedMove(joint=joint), hinted)
         paid = await timekeeping.paid_times(self, live, joint)
-        await self._commit(live, after, [move], (seat, text), paid)
+        return await self._commit(live, after, [move], (seat, text), paid)
 
     async def _commit(
         self,
@@ -362,9 +367,10 @@ class GameService(Seating):
         moves: list[dict[str, Any]],
         pending: tuple[int, str] | None,
         paid: dict[int, float] | None = None,
-    ) -> None:
+    ) -> Appended:
         """Store ``moves`` (and the chance that follows), made by the seats of ``paid``
-        at the times given (default: the one mover, now); then cache ``after``."""
+        at the times given (default: the one mover, now); then cache ``after``. Returns
+        the change as the other processes are told of it."""
         seed = live.stored.chance_seed
         moves = moves + resolve_chance(after, seed, live.version + len(moves))
         committed = len(moves)
@@ -387,11 +393,10 @@ class GameService(Seating):
         book = live.book.copy() if live.book is not None else None
         notes = notes_after(live.state, after, live.notes, book)
         # committed: only now does the cache (and so every client) see the move
-        live.state, live.notes, live.book = after, notes, book
-        live.version = version
-        live.submitted, live.pending = frozenset(), {}
+        before = live.version
+        live.moved(after, version, notes, book)
         decisions = live.stored.decisions + count_decisions(moves)
-        live.stored = replace(
+        live.stored = stored = replace(
             live.stored,
             status=status or live.stored.status,
             version=version,
@@ -400,6 +405,7 @@ class GameService(Seating):
             clock=clock,
             deadline=timekeeping.as_time(deadline),
         )
+        return appended(before, moves, stored)
 
     async def note_hint(self, game_id: str, version: int, seat: int) -> None:
         """``seat`` was given a hint at ``version``: its move there is marked so, whichever
