@@ -110,7 +110,8 @@ _DEAL_IDS: Final = tuple(
 class DealOutcomes(UniformOutcomes[CardsAction]):
     """The deal's outcomes when the cards ``undealt`` are left (``deal_outcomes``),
     built when read: a playout samples one of them, and the deal is about half of a
-    game's steps. The compiled build's ``chance_outcomes`` of a deal."""
+    game's steps; their ids (``ids``) come without a Deal. The compiled build's
+    ``chance_outcomes`` of a deal."""
 
     def __init__(self, undealt: int) -> None:
         super().__init__(undealt.bit_count())
