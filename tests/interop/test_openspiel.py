@@ -334,3 +334,45 @@ def test_the_python_answers_equal_pyspiels_own(name: str) -> None:
                 )
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "koth_cards",
+        "koth_cards_turn_based",
+        "koth_board",
+        "koth_board(num_players=3)",
+        "koth_board(num_players=4,round_limit=8)",
+        "koth_board(one_excluded=True,round_limit=6)",
+    ],
+)
+def test_the_ids_handed_out_are_the_games_ids_of_its_lists(name: str) -> None:
+    """Legal actions and chance outcomes are handed out as the ids the rules list (the
+    compiled build's turns and deals tell their ids without an action object each):
+    at every node of random games they are ``Game.action_id`` of the actions the koth
+    game lists, in its order, with its probabilities."""
+    game = pyspiel.load_game(name)
+    koth = game.koth_game
+    rng = random.Random(8)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            data = state.koth_data
+            if state.is_chance_node():
+                expected = [(koth.action_id(a), p) for a, p in koth.chance_outcomes(data)]
+                assert state.chance_outcomes() == expected
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            # every acting player at a simultaneous node, else the one to move (in the
+            # turn-based form, the next to submit)
+            simultaneous = state.is_simultaneous_node()
+            for player in koth.to_move(data).players if simultaneous else [state.current_player()]:
+                listed = koth.legal_actions(data, player)
+                assert state.legal_actions(player) == [koth.action_id(a) for a in listed]
+            if state.is_simultaneous_node():
+                state.apply_actions(
+                    [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
+                )
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))

@@ -165,6 +165,10 @@ def test_the_agent_to_act_finds_its_mask_in_its_info(name: str) -> None:
                 assert "action_mask" not in environment.infos[other]
         mask = info["action_mask"]
         assert np.array_equal(mask, environment.observe(agent)["action_mask"])
+        # the ids the rules list (the compiled build's turns tell theirs directly)
+        state = environment.koth_state
+        legal = state.legal_actions(int(agent.removeprefix("player_")))
+        assert np.flatnonzero(mask).tolist() == [state.game.action_id(a) for a in legal]
         environment.step(int(rng.choice(list(np.flatnonzero(mask)))))
     assert environment.agents == []
 

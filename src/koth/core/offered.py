@@ -53,6 +53,13 @@ class ActionList(Generic[A]):
         not equality: what ``GameState`` checks before it compares by value)."""
         return any(candidate is action for candidate in self.listed())
 
+    def ids(self) -> list[int] | None:
+        """The action ids (``Game.action_id``) of every action, in order, when the list
+        can tell them without building the actions; None when it cannot (the default).
+        The interop adapters hand out whole lists of ids: a subclass that knows them
+        (from the masks it keeps) spares them an action object and a lookup each."""
+        return None
+
     # ------------------------------------------------------------- a sequence
     def listed(self) -> list[A]:
         """Every action as a list (built at the first call, then kept)."""

@@ -1,11 +1,13 @@
 """Action values to integer ids and back, memoised for the adapters' hot paths.
 
 Every step through an adapter converts a whole legal-action list to ids (OpenSpiel's
-``legal_actions``, PettingZoo's action mask) and one chosen id back to its action. Ids
-are stable and actions immutable, so each conversion is computed once per game; the
-koth engines also reuse their action values, so most conversions are one int-keyed
-lookup by identity, or, for action classes that hash in C (the compiled card game's),
-one lookup by value, which costs less than taking ``id()`` first.
+``legal_actions``, PettingZoo's action mask) and one chosen id back to its action. A
+list that knows its ids (an ``ActionList`` whose ``ids`` answers: the compiled board's
+turns, the compiled card deal's outcomes) hands them out without an action object each.
+Otherwise ids are stable and actions immutable, so each conversion is computed once per
+game; the koth engines also reuse their action values, so most conversions are one
+int-keyed lookup by identity, or, for action classes that hash in C (the compiled card
+game's), one lookup by value, which costs less than taking ``id()`` first.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from types import FunctionType
 from typing import Any
 
 from koth.core.game import Game
+from koth.core.offered import ActionList
 
 #: action values a memo keeps alive for its identity table (a few MB at most)
 KEPT_LIMIT = 50_000
@@ -43,7 +46,11 @@ class ActionIds:
         self._by_value_first = True
 
     def ids_of(self, actions: Sequence[Any]) -> list[int]:
-        """The ids of ``actions``, in their order."""
+        """The ids of ``actions``, in their order (a new list)."""
+        if isinstance(actions, ActionList):
+            known = actions.ids()
+            if known is not None:
+                return known
         if self._by_value_first:
             try:
                 return list(map(self._by_value, actions))
@@ -61,7 +68,13 @@ class ActionIds:
             return [self._id_of(action) for action in actions]
 
     def outcome_ids(self, outcomes: Sequence[tuple[Any, float]]) -> list[int]:
-        """The ids of the actions of ``outcomes``, (action, probability) pairs."""
+        """The ids of the actions of ``outcomes``, (action, probability) pairs (a new
+        list)."""
+        if isinstance(outcomes, ActionList):
+            known = outcomes.ids()
+            if known is not None:
+                return known
+            outcomes = outcomes.listed()
         if self._by_value_first:
             try:
                 return list(map(self._by_value, map(_FIRST, outcomes)))

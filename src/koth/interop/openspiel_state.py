@@ -111,6 +111,10 @@ class _Adapter:
         self.to_move = game.to_move
         self.legal_actions = game.legal_actions
         self.apply = game.apply
+        #: the last chance outcomes met that are a tuple (the board's dice: the same
+        #: tuple at every roll), with what ``_Node.chance_ids`` made of them: (outcomes,
+        #: ids, probabilities). Holding the tuple keeps its identity its own.
+        self.last_chance: tuple[Any, list[int], list[float] | float] = ((), [], 0.0)
 
     def initial_node(self) -> _Node:
         if self._initial is None:
@@ -240,13 +244,21 @@ class _Node:
             raw = adapter.game.chance_outcomes(self.data)
             if isinstance(raw, UniformOutcomes):  # (action, 1 / n) pairs built when read
                 self.offered = raw
-                ids = adapter.outcome_ids(raw.listed())
+                ids = adapter.outcome_ids(raw)  # the game's ids when it knows them
                 self.probabilities = raw.probability
             else:
                 self.offered = None
-                listed = list(raw)
-                ids = adapter.outcome_ids(listed)
-                self.probabilities = list(map(itemgetter(1), listed))
+                last = adapter.last_chance
+                if raw is last[0]:  # the same tuple as before: the same lists (shared,
+                    # never changed: every answer that hands one out copies it)
+                    ids = last[1]
+                    self.probabilities = last[2]
+                else:
+                    listed = list(raw)
+                    ids = adapter.outcome_ids(listed)
+                    self.probabilities = probabilities = list(map(itemgetter(1), listed))
+                    if isinstance(raw, tuple):
+                        adapter.last_chance = (raw, ids, probabilities)
             self.ids = ids
         return ids
 

@@ -44,6 +44,10 @@ Observation = dict[str, npt.NDArray[Any]]
 
 #: how many bytes of action masks an environment keeps to copy from
 MASK_MEMO_BYTES = 4 << 20
+#: the fewest masks worth keeping: with fewer (a large action space: 175 of the board's
+#: 23,845 ids), a kept mask is rarely met again (7% of the board's decisions in random
+#: play) and making its key costs more than the copies save, so none is kept
+MASK_MEMO_MIN = 1024
 
 
 def _default_encoder(game: AnyGame) -> ViewEncoder:
@@ -107,7 +111,8 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._masked: str | None = None
         #: masks made so far by legal ids, up to about 4 MB of them
         self._masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
-        self._masks_kept = MASK_MEMO_BYTES // max(1, num_actions)
+        kept = MASK_MEMO_BYTES // max(1, num_actions)
+        self._masks_kept = kept if kept >= MASK_MEMO_MIN else 0
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -202,16 +207,16 @@ class KothAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         """A new mask of ``player``'s legal ids (a copy of the one made for the same ids
         before, while the memo has room: copying costs less than filling)."""
         ids = (self._legal.get(player) or self._legal_of(player))[1]
-        key = tuple(ids)
-        mask = self._masks.get(key)
-        if mask is None:
-            mask = np.zeros(self._num_actions, np.int8)
-            mask[ids] = 1
-            if len(self._masks) < self._masks_kept:
-                self._masks[key] = mask
-            else:
-                return mask
-        return mask.copy()
+        key = tuple(ids) if self._masks_kept else None
+        kept = None if key is None else self._masks.get(key)
+        if kept is not None:
+            return kept.copy()
+        mask = np.zeros(self._num_actions, np.int8)
+        mask[ids] = 1
+        if key is not None and len(self._masks) < self._masks_kept:
+            self._masks[key] = mask
+            return mask.copy()
+        return mask
 
     def _select_next(self) -> None:
         """Point ``agent_selection`` at the next player to act, or end the game; the

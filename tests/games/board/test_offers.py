@@ -1,7 +1,7 @@
 """The turn's lazy action list (``TurnActions``, the compiled build's) against the plain
 list of the same turn, on states of every variant reached by seeded random play: the
-same actions at every index, the same object at each read, and ``holds`` true exactly
-for the objects it offers."""
+same actions at every index, the same object at each read, ``holds`` true exactly for
+the objects it offers, and ``ids`` the ids of the plain list's actions."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from koth.core.offered import ActionList
 from koth.core.state import GameState
 from koth.games.board import BoardGame, BoardState
-from koth.games.board.actions import Move, Swap, TurnRing
+from koth.games.board.actions import Ally, Attack, Move, Swap, TurnRing
 from koth.games.board.offers import MOVES, SWAPS, TurnActions, popcount
 from koth.games.board.state import Phase
 from tests.games.board.test_oracle import VARIANTS, decision_states
@@ -46,7 +46,44 @@ def test_lazy_turn_list_is_the_plain_list(name: str, options: dict[str, Any]) ->
         assert all(lazy[k] is built[k] for k in range(len(built)))
         assert all(lazy[-k] is built[-k] for k in range(1, len(built) + 1))
         assert all(lazy.holds(action) for action in built)
+        # the oracle of ``ids`` (from the masks, without an action object each): the
+        # ids Game.action_id gives the plain list's actions, in order, a new list each
+        ids = lazy.ids()
+        assert ids == [game.action_id(action) for action in plain], repr(state)
+        assert lazy.ids() == ids and lazy.ids() is not ids
     assert turns > STATES_PER_VARIANT // 2
+
+
+def test_turn_ids_of_assaults_and_alliance_offers() -> None:
+    """``ids`` numbers the assaults and alliance offers (the middle's actions before the
+    turning) too: turns that offer them, met in seeded random three-player games."""
+    game = BoardGame(num_players=3)
+    assaults = offers = 0
+    for state in decision_states(game, 17, 6000):
+        if state.phase is not Phase.TURN:
+            continue
+        lazy, plain = both_lists(game, state)
+        if any(isinstance(action, Attack | Ally) for action in plain):
+            assert lazy.ids() == [game.action_id(action) for action in plain], repr(state)
+            assaults += any(isinstance(action, Attack) for action in plain)
+            offers += any(isinstance(action, Ally) for action in plain)
+        if assaults >= 20 and offers >= 20:
+            return
+    pytest.fail(f"only {assaults} turns with assaults and {offers} with offers met")
+
+
+def test_the_plain_list_tells_no_ids() -> None:
+    """Only a list that knows its ids answers ``ids``; an ``ActionList`` that does not
+    answers None (the adapters then number its actions themselves)."""
+
+    class Listed(ActionList[int]):
+        def __len__(self) -> int:
+            return 2
+
+        def item(self, index: int) -> int:
+            return index
+
+    assert Listed().ids() is None
 
 
 def test_holds_only_the_very_objects_offered() -> None:

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from koth.core.chance import sample_outcome
-from koth.games.cards.actions import DEALS, Deal, Single
+from koth.games.cards.actions import DEALS, Deal, Single, action_id
 from koth.games.cards.engine import DealOutcomes, deal_outcomes
 from koth.games.cards.tables import NORMAL_CARDS
 
@@ -23,6 +23,14 @@ def test_every_outcome_is_the_tuple_s_very_object_in_card_order(undealt: int) ->
     for index, (action, probability) in enumerate(whole):
         assert lazy.outcome(index) is action and lazy[index] == (action, probability)
     assert lazy == whole and list(lazy) == list(whole)
+
+
+@given(undealt_masks)
+def test_ids_are_the_ids_of_the_outcomes_in_order(undealt: int) -> None:
+    """The oracle of ``DealOutcomes.ids`` (read from tables by nibble, without a Deal):
+    the ids of the whole tuple's deals, in its order."""
+    ids = DealOutcomes(undealt).ids()
+    assert ids == [action_id(action) for action, _ in deal_outcomes(undealt)]
 
 
 @given(undealt_masks)

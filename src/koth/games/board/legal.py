@@ -15,6 +15,7 @@ from koth.core.offered import as_sequence
 from koth.core.players import PlayerId
 from koth.games.board.actions import (
     DROPS,
+    MAX_PLAYERS,
     PAY_MOVE,
     PAY_PAIR,
     PAY_RECRUIT,
@@ -29,6 +30,7 @@ from koth.games.board.actions import (
     Recruit,
     Roll,
     TurnRing,
+    action_id,
 )
 from koth.games.board.offers import MOVE_ROWS, SWAPS, TurnActions, move_row, segment
 from koth.games.board.params import BoardParams
@@ -85,6 +87,10 @@ TURNING: Final[tuple[tuple[Action, ...], ...]] = tuple(
     RING_TURNS + tuple(AREA_MOVES[i] for i in range(RING_SIZE) if has_bit(free, i))
     for free in range(1 << RING_SIZE)
 )
+#: the ids of each ``TURNING`` list, in the same order (``TurnActions.ids``)
+TURNING_IDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(action_id(action, MAX_PLAYERS) for action in turning) for turning in TURNING
+)
 #: per target tile (and the center): the mask of ORIGIN_SLOTS[target]
 ORIGIN_SLOT_MASKS: Final[tuple[int, ...]] = tuple(
     reduce(or_, (1 << loc for loc in slots), 0) for slots in ORIGIN_SLOTS
@@ -106,6 +112,10 @@ RECRUIT_LISTS: Final[tuple[tuple[Action, ...], ...]] = tuple(
         if has_bit(code, 1 - by_move)
     )
     for code in range(8 << 2)
+)
+#: the ids of each ``RECRUIT_LISTS`` list, in the same order (``TurnActions.ids``)
+RECRUIT_ID_LISTS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(action_id(action, MAX_PLAYERS) for action in recruits) for recruits in RECRUIT_LISTS
 )
 
 #: ``bytes.translate`` tables: "1" where a terrain byte is light, normal, difficult
@@ -190,9 +200,9 @@ _DIE_COUNTS: Final[dict[tuple[int, ...], tuple[int, int, int]]] = {}
 #: pay_pairs by the die counts and the payments (as a bit set) packed into one int,
 #: filled as met: a list read by an int index, where a dict would hash a tuple of tuples
 _PAY_PAIRS: Final[list[tuple[tuple[int, int], ...] | None]] = [None] * (5 * 5 * 5 * 8)
-#: _ends by ``_ends_index`` (last turn of the round, slots used, die counts), filled
-#: as met: a list read by an int index, where a dict would hash a tuple of tuples
-_ENDS: Final[list[tuple[Action, ...] | None]] = [None] * (2 * 3 * 5 * 5 * 5)
+#: _ends by its key (last turn of the round, slots used, die counts), filled as met: a
+#: list read by an int index, where a dict would hash a tuple of tuples
+_ENDS: Final[list[tuple[tuple[Action, ...], tuple[int, ...]] | None]] = [None] * (2 * 3 * 5 * 5 * 5)
 
 
 #: ``[start << 3 | steps]``: (near, seen, passed) of the last search from ``start`` over
@@ -358,6 +368,7 @@ class LegalActions:
         # play (B7.4). The recruits of each case are one prebuilt tuple.
         recruit_by_move = bool(n_move) and nothing_in_play
         head: tuple[Action, ...] = ()
+        head_ids: tuple[int, ...] = ()  # the ids of each part, for TurnActions.ids
         if n_recruit or recruit_by_move:
             excluded = s.excluded[p]
             runners_too = s.round >= self.runner_first_round
@@ -367,6 +378,7 @@ class LegalActions:
                     types |= 1 << t
             paid = (2 if n_recruit else 0) | (1 if recruit_by_move else 0)
             head = RECRUIT_LISTS[types << 2 | paid]
+            head_ids = RECRUIT_ID_LISTS[types << 2 | paid]
 
         # Generate unit moves (B9-B12), then assaults (B11.2) and alliance offers (B13),
         # each paid as a move may be paid now (B7, B7.4). Listed lazily, the recruits
@@ -408,12 +420,14 @@ class LegalActions:
 
         # Generate turning (B14): ring turns, the own area to a free position, swaps.
         turning: tuple[Action, ...] = ()
+        turning_ids: tuple[int, ...] = ()
         if n_turn:
             free = 0
             for i in range(RING_SIZE):
                 if attached[i] < 0:
                     free |= 1 << i
             turning = TURNING[free]
+            turning_ids = TURNING_IDS[free]
             if lazy:
                 swaps = self._swap_mask(s)
             else:
@@ -422,11 +436,15 @@ class LegalActions:
                 actions += self._swaps(s)
 
         # Generate the ends of the turn (B7, B7.1).
-        ends = self._ends(s, n_recruit, n_move, n_turn)
+        ends, end_ids = self._ends(s, n_recruit, n_move, n_turn)
         if lazy:
             # the middle: the assaults and offers (if any), then the turning
             middle = tuple(actions) + turning if actions else turning
-            return as_sequence(TurnActions(head, segments, pays, middle, swaps, ends))
+            return as_sequence(
+                TurnActions(
+                    head, segments, pays, middle, swaps, ends, (head_ids, turning_ids, end_ids)
+                )
+            )
         assert actions is not None  # the plain list, made above
         actions += ends
         return actions
@@ -737,13 +755,18 @@ class LegalActions:
         )
         return differ & ~refused
 
-    def _ends(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> tuple[Action, ...]:
+    def _ends(
+        self, s: BoardState, n_recruit: int, n_move: int, n_turn: int
+    ) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+        """The ends of the turn (B7, B7.1), and their ids."""
         # a pool holds at most four dice, so each count is below 5; slots used: 0 to 2
         key = (((3 if s.turn >= self.n else 0) + s.slots) * 5 + n_recruit) * 25
         key += n_move * 5 + n_turn
         ends = _ENDS[key]
         if ends is None:
-            ends = _ENDS[key] = tuple(self._end_options(s, n_recruit, n_move, n_turn))
+            options = tuple(self._end_options(s, n_recruit, n_move, n_turn))
+            ids = tuple(action_id(action, MAX_PLAYERS) for action in options)
+            ends = _ENDS[key] = (options, ids)
         return ends
 
     def _end_options(self, s: BoardState, n_recruit: int, n_move: int, n_turn: int) -> list[Action]:

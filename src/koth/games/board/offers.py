@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any, Final
 
 from koth.core.offered import ActionList
-from koth.games.board.actions import Action, Move, Swap
+from koth.games.board.actions import (
+    MAX_PLAYERS,
+    MOVE_BASE,
+    SWAP_BASE,
+    Action,
+    Move,
+    Swap,
+    action_id,
+)
 from koth.games.board.tables import EDGE_INDEX, EDGES, NUM_LOCS, has_bit, lowest_bit
 
 #: every Move value, indexed like its action id, built once: construction is the hot path
@@ -66,7 +74,9 @@ class TurnActions(ActionList[Action]):
     ``pays`` in turn; ``middle`` (assaults, alliance offers, ring turns, area moves);
     the terrain swaps, a mask of ``EDGES`` (``swaps``); ``tail`` (the ends of the
     turn). One list in all, ``segments``: made and freed at every decision of a
-    playout."""
+    playout. ``fixed_ids`` holds the ids of ``head``, of the turning at the end of
+    ``middle`` and of ``tail`` (the rules' tables keep them beside the actions), for
+    ``ids``."""
 
     def __init__(
         self,
@@ -76,6 +86,7 @@ class TurnActions(ActionList[Action]):
         middle: tuple[Action, ...],
         swaps: int,
         tail: tuple[Action, ...],
+        fixed_ids: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
     ) -> None:
         super().__init__()
         self.head = head
@@ -84,6 +95,7 @@ class TurnActions(ActionList[Action]):
         self.middle = middle
         self.swaps = swaps
         self.tail = tail
+        self.fixed_ids = fixed_ids
         #: the move built by the last read (what a playout hands back to ``holds``)
         self.last_read: Action | None = None
         num_destinations = 0
@@ -150,6 +162,36 @@ class TurnActions(ActionList[Action]):
             mask &= mask - 1
         actions += self.tail
         return actions
+
+    def ids(self) -> list[int]:
+        """Every action's id (``actions.action_id``), in order, without building a
+        move or a swap: a move's id is ``MOVE_BASE + move_row * NUM_LOCS + dst * 3 +
+        pay`` (its segment's row, each destination bit, each payment), a swap's
+        ``SWAP_BASE`` plus its edge (a bit of ``swaps``); the recruits', turning's and
+        ends' ids come in ``fixed_ids``, and only the assaults and alliance offers
+        (rare) are numbered one by one."""
+        head_ids, turning_ids, tail_ids = self.fixed_ids
+        ids = list(head_ids)
+        pays = self.pays
+        for packed in self.segments:
+            first = MOVE_BASE + (packed & _ROW_MASK) * NUM_LOCS
+            mask = packed >> SEGMENT_SHIFT
+            while mask:  # destinations, lowest first (as their ids go)
+                at = first + lowest_bit(mask) * 3
+                mask &= mask - 1
+                for pay in pays:
+                    ids.append(at + pay)
+        middle = self.middle
+        for k in range(len(middle) - len(turning_ids)):  # the assaults and offers
+            # (the player count numbers only the area draws, never a turn's action)
+            ids.append(action_id(middle[k], MAX_PLAYERS))
+        ids += turning_ids
+        mask = self.swaps
+        while mask:
+            ids.append(SWAP_BASE + lowest_bit(mask))
+            mask &= mask - 1
+        ids += tail_ids
+        return ids
 
     def holds(self, action: object) -> bool:
         if action is self.last_read:

@@ -14,6 +14,7 @@ from koth.core.chance import UniformOutcomes
 from koth.core.offered import as_sequence
 from koth.core.players import TO_MOVE_CHANCE, TO_MOVE_TERMINAL, PlayerId, ToMove
 from koth.games.cards.actions import (
+    DEAL_BASE,
     DEALS,
     CardsAction,
     Choose,
@@ -98,10 +99,19 @@ COMPILED: Final = not __file__.endswith(".py")
 _NIBBLE_BITS: Final = tuple(tuple(i for i in range(4) if b >> i & 1) for b in range(16))
 
 
+#: the deal's ids by nibble of the undealt mask: ``[k][b]`` holds ``action_id(Deal(c))``
+#: for each card c of 4-bit value ``b`` at nibble ``k`` (cards 4k..4k+3), lowest first
+_DEAL_IDS: Final = tuple(
+    tuple(tuple(DEAL_BASE + 4 * k + i for i in range(4) if b >> i & 1) for b in range(16))
+    for k in range(NORMAL_CARDS // 4)
+)
+
+
 class DealOutcomes(UniformOutcomes[CardsAction]):
     """The deal's outcomes when the cards ``undealt`` are left (``deal_outcomes``),
     built when read: a playout samples one of them, and the deal is about half of a
-    game's steps. The compiled build's ``chance_outcomes`` of a deal."""
+    game's steps; their ids (``ids``) come without a Deal. The compiled build's
+    ``chance_outcomes`` of a deal."""
 
     def __init__(self, undealt: int) -> None:
         super().__init__(undealt.bit_count())
@@ -128,6 +138,18 @@ class DealOutcomes(UniformOutcomes[CardsAction]):
 
     def build(self) -> list[tuple[CardsAction, float]]:
         return list(deal_outcomes(self.undealt))
+
+    def ids(self) -> list[int]:
+        """The outcomes' action ids in card order, without a Deal: for each nibble of
+        the undealt mask, its cards' ids from ``_DEAL_IDS``."""
+        ids: list[int] = []
+        rest = self.undealt
+        for table in _DEAL_IDS:
+            nibble = rest & 15
+            if nibble:  # most are empty late in the deal: no list extension for them
+                ids += table[nibble]
+            rest >>= 4
+        return ids
 
 
 class CardsRules:
