@@ -12,8 +12,15 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 from llvmlite import ir
+from numba.core import cgutils as _cgutils
 from numba.core import types
 from numba.extending import intrinsic
+from numba.np import arrayobj as _arrayobj
+
+#: numba's code-generation helpers (untyped: read as ``Any``)
+cgutils: Any = _cgutils
+#: numba's array helpers (untyped: read as ``Any``)
+arrayobj: Any = _arrayobj
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -80,6 +87,41 @@ def _put8_typer(typingctx: Any, array: Any, offset: Any, value: Any) -> Any:
     return types.void(array, types.int64, types.int64), codegen
 
 
+def _part_typer(typingctx: Any, buf: Any, offset: Any, shape: Any, dtype: Any) -> Any:
+    if not (
+        isinstance(buf, types.Array)
+        and buf.dtype == types.uint8
+        and buf.layout == "C"
+        and isinstance(offset, types.Integer)
+        and isinstance(shape, types.UniTuple)
+        and isinstance(shape.dtype, types.Integer)
+        and isinstance(dtype, types.NumberClass)
+    ):
+        return None
+    result = types.Array(dtype.instance_type, shape.count, "C")
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        source = context.make_array(signature.args[0])(context, builder, value=args[0])
+        view = context.make_array(result)(context, builder)
+        intp = context.get_value_type(types.intp)
+        itemsize = context.get_abi_sizeof(context.get_data_type(result.dtype))
+        dims = [
+            context.cast(builder, value, shape.dtype, types.intp)
+            for value in cgutils.unpack_tuple(builder, args[2])
+        ]
+        strides = [ir.Constant(intp, itemsize)]
+        for size in reversed(dims[1:]):
+            strides.insert(0, builder.mul(strides[0], size))
+        start = context.cast(builder, args[1], signature.args[1], types.intp)
+        data = builder.bitcast(builder.gep(source.data, [start]), view.data.type)
+        arrayobj.populate_array(
+            view, data=data, shape=dims, strides=strides, itemsize=itemsize, meminfo=None
+        )
+        return view._getvalue()
+
+    return result(buf, offset, shape, dtype), codegen
+
+
 # LLVM's own instructions, called from compiled code only
 _ctpop: Any = intrinsic(_ctpop_typer)
 _cttz: Any = intrinsic(_cttz_typer)
@@ -95,6 +137,13 @@ put8: Any = intrinsic(_put8_typer)
 #: skipped (a null test each). Only for arrays that outlive the call that borrows
 #: them (the batch's own, during a kernel) and never returned or kept.
 borrowed: Any = intrinsic(_borrowed_typer)
+#: ``part(buf, offset, shape, dtype)``: the C-contiguous array of ``dtype`` (a NumPy
+#: scalar type) and ``shape`` whose data start at byte ``offset`` of the C-contiguous
+#: uint8 array ``buf``, without an owner (as ``borrowed``), its place not checked. It
+#: builds the array's shape and strides and nothing else, where ``buf[a:b].view(t)
+#: .reshape(shape)`` checked the sizes and called numba's reshape helper (out of line)
+#: for each array: a batch's loops make a dozen at each call.
+part: Any = intrinsic(_part_typer)
 
 
 @jit

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from koth.vector._jit import below, lowest_bit, prange
+from koth.vector.board_buffer import batch_views, step_arrays
 from koth.vector.board_jit import kernel, kernel_inline, kernel_parallel, prefetch
 from koth.vector.board_layout import (
     ALL_LOCS,
@@ -260,8 +261,9 @@ def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: b
 
 
 @kernel
-def reset_range(arrays: Array, auto_chance: bool) -> None:
-    (g, prm, draws, rng, _, _, obs, mask, ids, count, movers) = arrays[:11]
+def reset_range(buf: Array, dims: Array, auto_chance: bool) -> None:
+    """Every game of the batch in ``buf`` started anew (its generators already seeded)."""
+    g, prm, draws, rng, _, obs, _, mask, ids, count, movers = batch_views(buf, dims)[:11]
     for i in range(g.shape[0]):
         start(g, prm, draws, rng, i, auto_chance)
         refresh(g, prm, i, obs, mask, ids, count, movers)
@@ -416,9 +418,19 @@ def first_of(arrays: Array) -> int:
 
 
 @kernel
-def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
-    """One step of every game, in this thread (small batches); or, where an action
-    is not legal, nothing and ``first_invalid``'s code (else -1)."""
+def step_serial(
+    buf: Array,
+    dims: Array,
+    actions: Array,
+    chance: Array,
+    active: Array,
+    autoreset: bool,
+    auto_chance: bool,
+) -> int:
+    """One step of every game of the batch in ``buf`` (``board_buffer``), in this
+    thread (small batches); or, where an action is not legal, nothing and
+    ``first_invalid``'s code (else -1)."""
+    arrays = step_arrays(buf, dims, actions, chance, active)
     bad = first_of(arrays)
     if bad < 0:
         step_range(arrays, autoreset, auto_chance, 0, arrays[0].shape[0])
@@ -430,9 +442,18 @@ CHUNK = 256
 
 
 @kernel_parallel
-def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+def step_parallel(
+    buf: Array,
+    dims: Array,
+    actions: Array,
+    chance: Array,
+    active: Array,
+    autoreset: bool,
+    auto_chance: bool,
+) -> int:
     """``step_serial`` with the batch split among one worker per core in chunks of
     ``CHUNK`` games (the check of the actions first, in this thread)."""
+    arrays = step_arrays(buf, dims, actions, chance, active)
     bad = first_of(arrays)
     if bad < 0:
         n = arrays[0].shape[0]
@@ -442,10 +463,11 @@ def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
 
 
 @kernel
-def random_actions(
-    rng: Array, ids: Array, count: Array, movers: Array, num_players: int, out: Array
-) -> None:
-    """A uniformly random legal action for every player to move (-1 for the others)."""
+def random_actions(buf: Array, dims: Array, out: Array) -> None:
+    """A uniformly random legal action for every player to move (-1 for the others),
+    from the generators of ``random_actions`` in ``buf``."""
+    views = batch_views(buf, dims)
+    rng, ids, count, movers, num_players = views[4], views[8], views[9], views[10], dims[1]
     for i in range(ids.shape[0]):
         if i + 4 < ids.shape[0]:
             prefetch(ids, (i + 4, 0))
