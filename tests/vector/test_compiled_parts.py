@@ -1,6 +1,7 @@
 """The compiled helpers that read a batch's memory their own way, against NumPy: a
-typed part of a byte buffer (``_jit.part``), and the board batch's buffer as the
-compiled loops see it (``board_buffer.batch_views``) and as Python does
+64-bit word kept in two int32 fields (``_jit.word``, ``set_word``, the board's location
+masks), a typed part of a byte buffer (``_jit.part``), and the board batch's buffer as
+the compiled loops see it (``board_buffer.batch_views``) and as Python does
 (``BoardBatch``'s attributes)."""
 
 from __future__ import annotations
@@ -9,9 +10,19 @@ from typing import Any
 
 import numpy as np
 
-from koth.vector._jit import jit, part
+from koth.vector._jit import jit, part, set_word, word
 from koth.vector.board import BoardBatch
 from koth.vector.board_buffer import PARTS, batch_views
+
+
+@jit
+def _read_word(a: Any, i: int, f: int) -> int:
+    return int(word(a, i, f))
+
+
+@jit
+def _write_word(a: Any, i: int, f: int, x: int) -> None:
+    set_word(a, i, f, x)
 
 
 @jit
@@ -40,6 +51,18 @@ def _stamp_views(buf: Any, dims: Any) -> None:
     rewards[0, 0] = 7.0
     ended[0] = True
     taken[0] = 7
+
+
+def test_a_word_is_the_int64_of_two_int32_fields() -> None:
+    rows = np.zeros((3, 10), dtype=np.int32)
+    values = [0, 1, (1 << 33) - 1, 1 << 32, -1, (1 << 62) + 12345]
+    for x in values:
+        _write_word(rows, 1, 4, x)
+        assert rows[1].view(np.int64)[2] == x
+        assert _read_word(rows, 1, 4) == x
+    rows[2].view(np.int64)[4] = 0x1_2345_6789
+    assert _read_word(rows, 2, 8) == 0x1_2345_6789
+    assert rows[0].tolist() == [0] * 10 and rows[1, :4].tolist() == [0] * 4
 
 
 def test_a_part_is_the_typed_view_of_the_buffer_at_its_offset() -> None:

@@ -122,6 +122,52 @@ def _part_typer(typingctx: Any, buf: Any, offset: Any, shape: Any, dtype: Any) -
     return result(buf, offset, shape, dtype), codegen
 
 
+def _word_pointer(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+    """The address of ``array[row, field]`` as a pointer to 64 bits."""
+    array_type = signature.args[0]
+    view = context.make_array(array_type)(context, builder, value=args[0])
+    indices = [
+        context.cast(builder, value, kind, types.intp)
+        for value, kind in zip(args[1:3], signature.args[1:3], strict=True)
+    ]
+    pointer = cgutils.get_item_pointer(
+        context, builder, array_type, view, indices, wraparound=False
+    )
+    return builder.bitcast(pointer, ir.IntType(64).as_pointer())
+
+
+def _is_row_array(array: Any, row: Any, field: Any) -> bool:
+    return (
+        isinstance(array, types.Array)
+        and array.ndim == 2
+        and array.layout == "C"
+        and isinstance(row, types.Integer)
+        and isinstance(field, types.Integer)
+    )
+
+
+def _word_typer(typingctx: Any, array: Any, row: Any, field: Any) -> Any:
+    if not _is_row_array(array, row, field):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.load(_word_pointer(context, builder, signature, args), align=8)
+
+    return types.int64(array, row, field), codegen
+
+
+def _set_word_typer(typingctx: Any, array: Any, row: Any, field: Any, value: Any) -> Any:
+    if not (_is_row_array(array, row, field) and isinstance(value, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        word = context.cast(builder, args[3], signature.args[3], types.int64)
+        builder.store(word, _word_pointer(context, builder, signature, args), align=8)
+        return context.get_dummy_value()
+
+    return types.void(array, row, field, value), codegen
+
+
 # LLVM's own instructions, called from compiled code only
 _ctpop: Any = intrinsic(_ctpop_typer)
 _cttz: Any = intrinsic(_cttz_typer)
@@ -137,6 +183,13 @@ put8: Any = intrinsic(_put8_typer)
 #: skipped (a null test each). Only for arrays that outlive the call that borrows
 #: them (the batch's own, during a kernel) and never returned or kept.
 borrowed: Any = intrinsic(_borrowed_typer)
+#: ``word(a, i, f)``: the 64-bit integer held by the eight bytes from ``a[i, f]`` on, in
+#: a C-contiguous 2-D array of a narrower type (not checked: ``f`` and the next
+#: fields up to eight bytes must lie in row ``i``, at an address that is a multiple
+#: of 8); ``set_word(a, i, f, x)`` writes it. A row of int32 fields keeps its 64-bit
+#: bit masks this way, two fields each.
+word: Any = intrinsic(_word_typer)
+set_word: Any = intrinsic(_set_word_typer)
 #: ``part(buf, offset, shape, dtype)``: the C-contiguous array of ``dtype`` (a NumPy
 #: scalar type) and ``shape`` whose data start at byte ``offset`` of the C-contiguous
 #: uint8 array ``buf``, without an owner (as ``borrowed``), its place not checked. It

@@ -45,6 +45,7 @@ from koth.vector.base import (
 from koth.vector.board_buffer import sections, views_of
 from koth.vector.board_layout import (
     F_PHASE,
+    FIELD_MAX,
     OBS_SIZE,
     TM_ALL,
     TM_CHANCE,
@@ -101,6 +102,11 @@ class BoardBatch(BatchBase):
     ) -> None:
         batch_size(num_games)
         self.params = BoardParams.parse(params)
+        if self.params.countdown_start > FIELD_MAX:
+            raise InvalidParamsError(
+                f"countdown_start={self.params.countdown_start}: the batched board game "
+                f"holds the countdown in 32 bits (at most {FIELD_MAX})"
+            )
         self.num_players = n = self.params.num_players
         self.num_actions = num_actions(n)
         self.num_games = num_games
@@ -113,7 +119,7 @@ class BoardBatch(BatchBase):
         #: the attributes below are views of it, and a step hands numba this one array
         self._buf = np.zeros(sections(self._dims)[-1], dtype=np.uint8)
         parts = views_of(self._buf, self._dims)
-        self._g: IntArray = parts["_g"]
+        self._g: npt.NDArray[np.int32] = parts["_g"]
         self._params: IntArray = parts["_params"]
         self._params[:] = params_row(self.params)
         self._draws: IntArray = parts["_draws"]

@@ -23,7 +23,7 @@ Array = Any
 
 #: the parts of the buffer, in order: (name, dtype); their shapes are ``shapes``
 PARTS: Final = (
-    ("_g", np.int64),  # the state rows (``board_layout.F_*``)
+    ("_g", np.int32),  # the state rows (``board_layout.F_*``)
     ("_params", np.int64),  # the parameters (``P_*``)
     ("_draws", np.int64),  # ``board_layout.area_draws``
     ("_rng", np.uint64),  # chance's generators
@@ -62,7 +62,7 @@ def sections(dims: Array) -> Any:
     """The byte offset of each part of ``PARTS`` in the buffer, then its size: the
     parts' sizes follow ``shapes``, each rounded up to 64 bytes."""
     n, players, actions, draws = dims
-    o_prm = _up(n * NUM_FIELDS * 8)
+    o_prm = _up(n * NUM_FIELDS * 4)
     o_draws = o_prm + _up(NUM_PARAMS * 8)
     o_rng = o_draws + _up(draws * players * 8)
     o_action_rng = o_rng + _up(n * 8)
@@ -101,7 +101,7 @@ def batch_views(buf: Array, dims: Array) -> Any:
     at = sections(dims)
     obs = (n, players, OBS_SIZE)
     return (
-        part(buf, at[0], (n, NUM_FIELDS), np.int64),
+        part(buf, at[0], (n, NUM_FIELDS), np.int32),
         part(buf, at[1], (NUM_PARAMS,), np.int64),
         part(buf, at[2], (draws, players), np.int64),
         part(buf, at[3], (n,), np.uint64),

@@ -8,13 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from koth.games.board.tables import CENTER
-from koth.vector.board_jit import kernel
+from koth.vector.board_jit import kernel, occupied
 from koth.vector.board_layout import (
     F_COUNTDOWN,
     F_DECLINED,
     F_DICE,
     F_NDICE,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -120,7 +119,7 @@ def finish_turn(g: Array, prm: Array, i: int) -> None:
     n = prm[P_N]
     on_center = 0
     for q in range(n):
-        if (g[i, F_OCC + q * 3] | g[i, F_OCC + q * 3 + 1] | g[i, F_OCC + q * 3 + 2]) >> CENTER & 1:
+        if (occupied(g, i, q, 0) | occupied(g, i, q, 1) | occupied(g, i, q, 2)) >> CENTER & 1:
             on_center |= 1 << q
     turn = g[i, F_TURN]
     while True:

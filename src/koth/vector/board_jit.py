@@ -1,5 +1,6 @@
-"""How the batched board game is compiled (numba): the decorators of its loops and a
-prefetch hint for the batch's loops.
+"""How the batched board game is compiled (numba): the decorators of its loops, a
+prefetch hint for the batch's loops and the access to the location masks of a state
+row.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from llvmlite import ir
 from numba.core import cgutils as _cgutils
 from numba.core import types
 from numba.extending import intrinsic
+
+from koth.vector._jit import set_word, word
+from koth.vector.board_layout import F_CHANGED, F_OCC
 
 #: numba's code-generation helpers (untyped: read as ``Any``)
 cgutils: Any = _cgutils
@@ -75,3 +79,24 @@ def _prefetch_typer(typingctx: Any, array: Any, index: Any) -> Any:
 #: one: a batch of thousands of games leaves the caches, and a game waited for each of
 #: its rows' lines in turn.
 prefetch: Any = intrinsic(_prefetch_typer)
+
+
+@kernel_inline
+def occupied(g: Any, i: int, q: int, t: int) -> int:
+    """Player ``q``'s locations holding units of type ``t`` in game ``i``: a mask over
+    the 33 locations (``BoardState.occupied``), the word ``q * 3 + t`` from
+    ``F_OCC``."""
+    return int(word(g, i, F_OCC + 2 * (q * 3 + t)))
+
+
+@kernel_inline
+def set_occupied(g: Any, i: int, q: int, t: int, mask: int) -> None:
+    """``occupied(g, i, q, t)`` set to ``mask``."""
+    set_word(g, i, F_OCC + 2 * (q * 3 + t), mask)
+
+
+@kernel_inline
+def mark_changed(g: Any, i: int, locs: int) -> None:
+    """The locations of mask ``locs`` added to game ``i``'s ``F_CHANGED`` (their unit
+    counts changed)."""
+    set_word(g, i, F_CHANGED, word(g, i, F_CHANGED) | locs)

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from koth.vector._jit import below, lowest_bit, prange
+from koth.vector._jit import below, lowest_bit, prange, set_word, word
 from koth.vector.board_buffer import batch_views, step_arrays
-from koth.vector.board_jit import kernel, kernel_inline, kernel_parallel, prefetch
+from koth.vector.board_jit import kernel, kernel_inline, kernel_parallel, occupied, prefetch
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_DIE,
@@ -30,7 +30,6 @@ from koth.vector.board_layout import (
     F_EXCLUDED,
     F_HAND,
     F_NDICE,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -230,10 +229,10 @@ def refresh(
     count[i] = c
     for k in range(c):
         row[ids[i, k]] = True
-    locs = g[i, F_CHANGED]
+    locs = word(g, i, F_CHANGED)
     for p in range(prm[P_N]):
         observe_changes(g, prm, i, p, mover, obs[i, p], locs)
-    g[i, F_CHANGED] = 0
+    set_word(g, i, F_CHANGED, 0)
 
 
 @kernel
@@ -370,7 +369,7 @@ def fetch_ahead(
     g: Array, prm: Array, obs: Array, mask: Array, ids: Array, count: Array, i: int
 ) -> None:
     """Prefetch hints for the games after game ``i``: the state rows' fixed fields (up to
-    ``F_UNITS``, eight int64 a cache line), every observation's first ``O_UNITS``
+    ``F_UNITS``, sixteen int32 a cache line), every observation's first ``O_UNITS``
     entries (the part written at every step, sixteen int32 a line) and the legal list
     of game ``i + AHEAD``; the unit counts at the locations each player occupies
     (``F_OCC``, whose line was asked for a game earlier) and the mask entries of the
@@ -378,7 +377,7 @@ def fetch_ahead(
     num_games = g.shape[0]
     j = i + AHEAD
     if j < num_games:
-        for f in range(0, F_UNITS, 8):
+        for f in range(0, F_UNITS, 16):
             prefetch(g, (j, f))
         for p in range(obs.shape[1]):
             for k in range(0, O_UNITS, 16):
@@ -387,7 +386,7 @@ def fetch_ahead(
     j = i + 1
     if j < num_games:
         for q in range(prm[P_N]):
-            rest = g[j, F_OCC + q * 3] | g[j, F_OCC + q * 3 + 1] | g[j, F_OCC + q * 3 + 2]
+            rest = occupied(g, j, q, 0) | occupied(g, j, q, 1) | occupied(g, j, q, 2)
             while rest:
                 prefetch(g, (j, F_UNITS + q * STRIDE + lowest_bit(rest) * 3))
                 rest &= rest - 1

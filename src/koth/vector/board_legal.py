@@ -23,7 +23,7 @@ from koth.games.board.tables import (
     TOTAL_UNITS,
 )
 from koth.vector._jit import lowest_bit
-from koth.vector.board_jit import kernel
+from koth.vector.board_jit import kernel, occupied
 from koth.vector.board_layout import (
     ALLY_BASE,
     ANSWER,
@@ -44,7 +44,6 @@ from koth.vector.board_layout import (
     F_LIGHT,
     F_NDICE,
     F_NORMAL,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -279,7 +278,7 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
         if g[i, F_SLOTS] == 0 or prm[P_N] > 2:
             light = g[i, F_LIGHT]
             normal = g[i, F_NORMAL]
-            own_fighters = g[i, F_OCC + p * 3 + FIGHTER]
+            own_fighters = occupied(g, i, p, FIGHTER)
             rest = enemy_b & (light | normal | 1 << CENTER)
             targets = 0
             while rest:
@@ -310,15 +309,15 @@ def unit_moves(
     """Append every move of one of ``p``'s units (B9-B12) with each payment of the bit
     set ``pays``; (the count, the mask of the enemy blockers)."""
     n = prm[P_N]
-    own_r = g[i, F_OCC + p * 3]
-    own_f = g[i, F_OCC + p * 3 + 1]
-    own_b = g[i, F_OCC + p * 3 + 2]
+    own_r = occupied(g, i, p, 0)
+    own_f = occupied(g, i, p, 1)
+    own_b = occupied(g, i, p, 2)
     enemy_r = enemy_f = enemy_b = 0
     for q in range(n):
         if q != p:
-            enemy_r |= g[i, F_OCC + q * 3]
-            enemy_f |= g[i, F_OCC + q * 3 + 1]
-            enemy_b |= g[i, F_OCC + q * 3 + 2]
+            enemy_r |= occupied(g, i, q, 0)
+            enemy_f |= occupied(g, i, q, 1)
+            enemy_b |= occupied(g, i, q, 2)
     # B5: own stacks at their limit take no more units
     full = 0
     mine = own_r | own_f | own_b
@@ -341,7 +340,7 @@ def unit_moves(
     if prm[P_RUNNERS_BLOCKED_BY_OWN]:
         blocked_runner |= own_f | own_b
     for t in range(3):
-        positions = g[i, F_OCC + p * 3 + t]
+        positions = occupied(g, i, p, t)
         if t == RUNNER:
             reach = prm[P_RUNNER_RANGE]
             stop = blocked_runner
@@ -479,9 +478,9 @@ def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     fighter or blocker stands, normal terrain only where no blocker does)."""
     fighters = blockers = 0
     for q in range(prm[P_N]):
-        fighters |= g[i, F_OCC + q * 3 + 1]
-        blockers |= g[i, F_OCC + q * 3 + 2]
-    occupied = fighters | blockers
+        fighters |= occupied(g, i, q, 1)
+        blockers |= occupied(g, i, q, 2)
+    standing = fighters | blockers
     for e in range(EDGE_ENDS.shape[0]):
         a = EDGE_ENDS[e, 0]
         b = EDGE_ENDS[e, 1]
@@ -489,9 +488,9 @@ def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
         tb = g[i, F_TERRAIN + b]
         if ta == tb:
             continue
-        if tb == DIFFICULT and occupied >> a & 1:
+        if tb == DIFFICULT and standing >> a & 1:
             continue
-        if ta == DIFFICULT and occupied >> b & 1:
+        if ta == DIFFICULT and standing >> b & 1:
             continue
         if tb != LIGHT and blockers >> a & 1:
             continue

@@ -25,8 +25,9 @@ from koth.games.board.tables import (
     TURN_DIE,
     UNITS_PER_PLAYER,
 )
+from koth.vector._jit import set_word
 from koth.vector.board_end import finish_turn
-from koth.vector.board_jit import kernel
+from koth.vector.board_jit import kernel, mark_changed, occupied, set_occupied
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_BASE,
@@ -54,7 +55,6 @@ from koth.vector.board_layout import (
     F_LIGHT,
     F_NDICE,
     F_NORMAL,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -101,7 +101,7 @@ def reset_game(g: Array, prm: Array, i: int) -> None:
     g[i, F_COUNTDOWN] = prm[P_COUNTDOWN_START]
     g[i, F_TERMINATION] = -1
     g[i, F_OFFER + 2] = -1
-    g[i, F_CHANGED] = ALL_LOCS  # every count is new to the observations
+    set_word(g, i, F_CHANGED, ALL_LOCS)  # every count is new to the observations
     for tile in range(28):
         g[i, F_TERRAIN + tile] = -1
     for q in range(4):
@@ -117,17 +117,17 @@ def reset_game(g: Array, prm: Array, i: int) -> None:
 @kernel
 def add_unit(g: Array, i: int, q: int, loc: int, t: int) -> None:
     g[i, F_UNITS + q * STRIDE + loc * 3 + t] += 1
-    g[i, F_OCC + q * 3 + t] |= 1 << loc
-    g[i, F_CHANGED] |= 1 << loc
+    set_occupied(g, i, q, t, occupied(g, i, q, t) | 1 << loc)
+    mark_changed(g, i, 1 << loc)
 
 
 @kernel
 def remove_unit(g: Array, i: int, q: int, loc: int, t: int) -> None:
     k = F_UNITS + q * STRIDE + loc * 3 + t
     g[i, k] -= 1
-    g[i, F_CHANGED] |= 1 << loc
+    mark_changed(g, i, 1 << loc)
     if g[i, k] == 0:
-        g[i, F_OCC + q * 3 + t] &= ~(1 << loc)
+        set_occupied(g, i, q, t, occupied(g, i, q, t) & ~(1 << loc))
 
 
 @kernel
@@ -382,14 +382,14 @@ def rotate(g: Array, prm: Array, i: int, ring: int, right: bool) -> None:
     start = ring * RING_SIZE
     _rotate_fields(g, i, F_TERRAIN + start, 1, right)
     terrain_changed(g, i)
-    g[i, F_CHANGED] |= 0x7F << start  # the ring's seven tiles
+    mark_changed(g, i, 0x7F << start)  # the ring's seven tiles
     for q in range(prm[P_N]):
         for t in range(3):
             _rotate_fields(g, i, F_UNITS + q * STRIDE + start * 3 + t, 3, right)
-            mask = g[i, F_OCC + q * 3 + t]
+            mask = occupied(g, i, q, t)
             bits = mask >> start & 0x7F
             turned = (bits << 1 | bits >> 6) & 0x7F if right else bits >> 1 | (bits & 1) << 6
-            g[i, F_OCC + q * 3 + t] = mask & ~(0x7F << start) | turned << start
+            set_occupied(g, i, q, t, mask & ~(0x7F << start) | turned << start)
 
 
 @kernel
@@ -416,8 +416,8 @@ def kill_runners(g: Array, prm: Array, i: int, p: int, loc: int) -> None:
         if q != p and g[i, k]:
             g[i, F_HAND + q * 3] += g[i, k]
             g[i, k] = 0
-            g[i, F_OCC + q * 3] &= ~(1 << loc)
-            g[i, F_CHANGED] |= 1 << loc
+            set_occupied(g, i, q, 0, occupied(g, i, q, 0) & ~(1 << loc))
+            mark_changed(g, i, 1 << loc)
 
 
 @kernel
@@ -429,9 +429,9 @@ def move(g: Array, prm: Array, i: int, p: int, t: int, src: int, dst: int) -> No
         met = 0
         for q in range(n):
             if q != p:
-                met |= g[i, F_OCC + q * 3]
+                met |= occupied(g, i, q, 0)
                 if t == FIGHTER:
-                    met |= g[i, F_OCC + q * 3 + 1]
+                    met |= occupied(g, i, q, 1)
         if met >> dst & 1:
             if t == FIGHTER:
                 for q in range(n):
@@ -460,8 +460,8 @@ def push(g: Array, prm: Array, i: int, p: int, src: int, dst: int) -> None:
             continue
         pushed = g[i, k]
         g[i, k] = 0
-        g[i, F_OCC + q * 3] &= ~(1 << dst)
-        g[i, F_CHANGED] |= 1 << dst
+        set_occupied(g, i, q, 0, occupied(g, i, q, 0) & ~(1 << dst))
+        mark_changed(g, i, 1 << dst)
         for _ in range(pushed):
             if target <= CENTER and stack_at(g, i, q, target) < STACK_LIMITS[target]:
                 add_unit(g, i, q, target, RUNNER)
