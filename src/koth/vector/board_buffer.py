@@ -15,8 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from koth.vector._jit import part
-from koth.vector.board_jit import kernel, kernel_inline
+from koth.vector._jit import jit, jit_inline, part
 from koth.vector.board_layout import MAX_LEGAL, NUM_FIELDS, NUM_PARAMS, OBS_SIZE
 
 Array = Any
@@ -51,13 +50,13 @@ def shapes(dims: tuple[int, int, int, int]) -> tuple[tuple[int, ...], ...]:
     )  # fmt: skip
 
 
-@kernel_inline
+@jit_inline
 def _up(size: int) -> int:
     """``size`` (not negative) rounded up to a cache line."""
     return (size + 63) & -64
 
 
-@kernel
+@jit
 def sections(dims: Array) -> Any:
     """The byte offset of each part of ``PARTS`` in the buffer, then its size: the
     parts' sizes follow ``shapes``, each rounded up to 64 bytes."""
@@ -94,7 +93,7 @@ def views_of(buf: np.ndarray[Any, Any], dims: tuple[int, int, int, int]) -> dict
     return out
 
 
-@kernel_inline
+@jit_inline
 def batch_views(buf: Array, dims: Array) -> Any:
     """``PARTS`` as the compiled loops' views of ``buf``, in order (no copy)."""
     n, players, actions, draws = dims
@@ -118,7 +117,7 @@ def batch_views(buf: Array, dims: Array) -> Any:
     )
 
 
-@kernel_inline
+@jit_inline
 def step_arrays(buf: Array, dims: Array, actions: Array, chance: Array, active: Array) -> Any:
     """A step's arrays in the order the step loops read them (``board_kernels``)."""
     g, prm, draws, rng, _, obs, final_obs, mask, ids, count, movers, rewards, terminated, taken = (

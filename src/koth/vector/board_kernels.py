@@ -12,9 +12,18 @@ from typing import Any
 
 import numpy as np
 
-from koth.vector._jit import below, lowest_bit, prange, set_word, word
+from koth.vector._jit import (
+    below,
+    jit,
+    jit_inline,
+    jit_parallel,
+    lowest_bit,
+    prange,
+    set_word,
+    word,
+)
 from koth.vector.board_buffer import batch_views, step_arrays
-from koth.vector.board_jit import kernel, kernel_inline, kernel_parallel, occupied, prefetch
+from koth.vector.board_jit import occupied, prefetch
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_DIE,
@@ -91,7 +100,7 @@ from koth.vector.board_rules import (
 Array = Any
 
 
-@kernel
+@jit
 def to_move(g: Array, prm: Array, i: int) -> int:
     """Game ``i``'s node (``TM_*``)."""
     phase = g[i, F_PHASE]
@@ -108,7 +117,7 @@ def to_move(g: Array, prm: Array, i: int) -> int:
     return TM_OVER
 
 
-@kernel
+@jit
 def seat_from(q: int, me: int, n: int) -> int:
     """Player ``q``'s seat counted from ``me``: ``(q - me) % n`` for players
     ``0..n-1``, by a comparison instead of a division."""
@@ -116,7 +125,7 @@ def seat_from(q: int, me: int, n: int) -> int:
     return r + n if r < 0 else r
 
 
-@kernel
+@jit
 def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> None:
     """Player ``me``'s observation of game ``i`` (``board_layout``; ``board_obs``
     computes it from the view): seats counted from ``me``, the others' excluded types
@@ -125,7 +134,7 @@ def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> No
     observe_changes(g, prm, i, me, mover, row, ALL_LOCS)
 
 
-@kernel
+@jit
 def observe_changes(
     g: Array, prm: Array, i: int, me: int, mover: int, row: Array, locs: int
 ) -> None:
@@ -188,7 +197,7 @@ def observe_changes(
         row[O_TURN_POS + seat_from(g[i, F_ORDER + k], me, n)] = k
 
 
-@kernel
+@jit
 def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
     """B17.1: the losers get -1/(n-1) each, the winners share the rest (0 each when
     nobody or everybody won)."""
@@ -209,7 +218,7 @@ def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
 
 
 # ------------------------------------------------------------------ batch loops
-@kernel
+@jit
 def refresh(
     g: Array, prm: Array, i: int, obs: Array, mask: Array, ids: Array, count: Array, movers: Array
 ) -> None:
@@ -235,7 +244,7 @@ def refresh(
     set_word(g, i, F_CHANGED, 0)
 
 
-@kernel
+@jit
 def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     """A chance outcome drawn by game ``i``'s generator, applied; its id."""
     # as int64: the generator's unsigned draw would make the id's sum a float
@@ -245,13 +254,13 @@ def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     return a
 
 
-@kernel
+@jit
 def is_chance(g: Array, i: int) -> bool:
     phase = g[i, F_PHASE]
     return phase in (ROLL, TERRAIN, DRAW, ALLY_DIE)
 
 
-@kernel
+@jit
 def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: bool) -> None:
     reset_game(g, prm, i)
     if auto_chance:
@@ -259,7 +268,7 @@ def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: b
             draw_chance(g, prm, draws, rng, i)
 
 
-@kernel
+@jit
 def reset_range(buf: Array, dims: Array, auto_chance: bool) -> None:
     """Every game of the batch in ``buf`` started anew (its generators already seeded)."""
     g, prm, draws, rng, _, obs, _, mask, ids, count, movers = batch_views(buf, dims)[:11]
@@ -268,7 +277,7 @@ def reset_range(buf: Array, dims: Array, auto_chance: bool) -> None:
         refresh(g, prm, i, obs, mask, ids, count, movers)
 
 
-@kernel
+@jit
 def first_invalid(
     g: Array,
     prm: Array,
@@ -302,7 +311,7 @@ def first_invalid(
     return -1
 
 
-@kernel_inline
+@jit_inline
 def step_one(
     g: Array,
     prm: Array,
@@ -364,7 +373,7 @@ def step_one(
 AHEAD = 2
 
 
-@kernel_inline
+@jit_inline
 def fetch_ahead(
     g: Array, prm: Array, obs: Array, mask: Array, ids: Array, count: Array, i: int
 ) -> None:
@@ -394,7 +403,7 @@ def fetch_ahead(
             prefetch(mask, (j, ids[j, k]))
 
 
-@kernel
+@jit
 def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: int) -> None:
     """One step of games ``lo..hi-1``; ``arrays`` are the batch's, in the order
     ``BoardBatch.step`` passes them, unpacked once here (not once a game)."""
@@ -409,14 +418,14 @@ def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: i
             )  # fmt: skip
 
 
-@kernel
+@jit
 def first_of(arrays: Array) -> int:
     """``first_invalid`` of the batch's arrays: the first action not legal, or -1."""
     g, prm, draws, _, actions, chance, _, mask, _, _, movers = arrays[:11]
     return first_invalid(g, prm, draws, movers, mask, actions, chance, arrays[15], mask.shape[1])
 
 
-@kernel
+@jit
 def step_serial(
     buf: Array,
     dims: Array,
@@ -440,7 +449,7 @@ def step_serial(
 CHUNK = 256
 
 
-@kernel_parallel
+@jit_parallel
 def step_parallel(
     buf: Array,
     dims: Array,
@@ -461,7 +470,7 @@ def step_parallel(
     return bad
 
 
-@kernel
+@jit
 def random_actions(buf: Array, dims: Array, out: Array) -> None:
     """A uniformly random legal action for every player to move (-1 for the others),
     from the generators of ``random_actions`` in ``buf``."""

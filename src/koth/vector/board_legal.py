@@ -22,8 +22,8 @@ from koth.games.board.tables import (
     RUNNER,
     TOTAL_UNITS,
 )
-from koth.vector._jit import lowest_bit
-from koth.vector.board_jit import kernel, occupied
+from koth.vector._jit import jit, lowest_bit
+from koth.vector.board_jit import occupied
 from koth.vector.board_layout import (
     ALLY_BASE,
     ANSWER,
@@ -79,7 +79,7 @@ from koth.vector.board_layout import (
 Array = Any
 
 
-@kernel
+@jit
 def neighbours_of(locs: int) -> int:
     """The locations next to any of ``locs`` (tiles and the center; B1): the by-byte
     union of ``tables.NEIGHBOURS_BY_BYTE``."""
@@ -91,7 +91,7 @@ def neighbours_of(locs: int) -> int:
     )
 
 
-@kernel
+@jit
 def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     """``tables.search_reach``: breadth-first from ``src`` over ``reach`` steps, never
     through ``stop``: (the locations seen, src excluded; those passed)."""
@@ -108,18 +108,18 @@ def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     return visited & ~(1 << src), passed
 
 
-@kernel
+@jit
 def units_at(g: Array, i: int, q: int, loc: int, t: int) -> int:
     return int(g[i, F_UNITS + q * STRIDE + loc * 3 + t])
 
 
-@kernel
+@jit
 def stack_at(g: Array, i: int, q: int, loc: int) -> int:
     k = F_UNITS + q * STRIDE + loc * 3
     return int(g[i, k] + g[i, k + 1] + g[i, k + 2])
 
 
-@kernel
+@jit
 def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     """The recruit, move and turn dice of a seat's pool."""
     recruit = move = turn = 0
@@ -134,7 +134,7 @@ def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     return recruit, move, turn
 
 
-@kernel
+@jit
 def active_seat(g: Array, prm: Array, i: int) -> int:
     # turns 0..2n-1: the second round of turns starts again at position 0
     turn = g[i, F_TURN]
@@ -142,7 +142,7 @@ def active_seat(g: Array, prm: Array, i: int) -> int:
     return int(g[i, F_ORDER + (turn - n if turn >= n else turn)])
 
 
-@kernel
+@jit
 def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     """The highest area number not yet attached (B3), 0 when all are."""
     for area in range(prm[P_N], 0, -1):
@@ -151,7 +151,7 @@ def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     return 0
 
 
-@kernel
+@jit
 def placer(g: Array, prm: Array, i: int) -> int:
     area = next_area_to_place(g, prm, i)
     for q in range(prm[P_N]):
@@ -160,7 +160,7 @@ def placer(g: Array, prm: Array, i: int) -> int:
     return -1
 
 
-@kernel
+@jit
 def all_recruited(g: Array, i: int, p: int) -> bool:
     """No unit the player may use is left in hand (B7)."""
     excluded = g[i, F_EXCLUDED + p]
@@ -172,7 +172,7 @@ def all_recruited(g: Array, i: int, p: int) -> bool:
     )
 
 
-@kernel
+@jit
 def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     """The first opponent after ``p`` in turn order with a blocker on ``target``
     (B12.4)."""
@@ -188,7 +188,7 @@ def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     return -1
 
 
-@kernel
+@jit
 def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     """The location of the area touching outer index ``index``, or -1."""
     for k in range(prm[P_N]):
@@ -197,7 +197,7 @@ def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     return -1
 
 
-@kernel
+@jit
 def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
     """The slots around ``target`` from which ``q``'s fighters may assault it: tiles
     (and the center) holding one, or ``q``'s own area when it touches ``target``. A
@@ -215,7 +215,7 @@ def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
     return found
 
 
-@kernel
+@jit
 def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Player ``p``'s legal action ids in game ``i``, in id order, into ``out``; their
     count (``LegalActions.legal_actions``)."""
@@ -246,7 +246,7 @@ def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return 0
 
 
-@kernel
+@jit
 def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Every action of the active player ``p`` in a turn, in id order: recruits, unit
     moves, assaults and alliance offers, turning, ends (``list_turn_actions``)."""
@@ -302,7 +302,7 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return ends(g, prm, i, n_recruit, n_move, n_turn, out, count)
 
 
-@kernel
+@jit
 def unit_moves(
     g: Array, prm: Array, i: int, p: int, pays: int, out: Array, count: int
 ) -> tuple[int, int]:
@@ -383,7 +383,7 @@ def unit_moves(
     return count, enemy_b
 
 
-@kernel
+@jit
 def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
     """The payments of an assault (two move actions at once, B11): a mask over
     ``PAY_PAIRS`` indices (bit ``k`` for ``PAY_PAIRS[k]``, six bits; the indices follow
@@ -404,7 +404,7 @@ def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
     return found
 
 
-@kernel
+@jit
 def assaults(
     g: Array, prm: Array, i: int, p: int, pays: int, targets: int, out: Array, count: int
 ) -> int:
@@ -472,7 +472,7 @@ def assaults(
     return count
 
 
-@kernel
+@jit
 def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     """B14: the terrain swaps allowed (a tile gets difficult terrain only where no
     fighter or blocker stands, normal terrain only where no blocker does)."""
@@ -501,7 +501,7 @@ def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     return count
 
 
-@kernel
+@jit
 def ends(
     g: Array, prm: Array, i: int, n_recruit: int, n_move: int, n_turn: int, out: Array, count: int
 ) -> int:
