@@ -1,7 +1,7 @@
 """The batched board game's steps: node, observation, legal actions, chance and the
 batch's loops (numba). The rules themselves are ``board_legal`` and ``board_rules``.
 
-``arrays`` bundles the batch's arrays in the order ``BoardBatch.step`` passes them;
+``arrays`` bundles the batch's arrays in the order of ``board_buffer.step_arrays``;
 every function reads and writes game ``i`` alone, so the loops hand the games to one
 worker per core.
 """
@@ -333,7 +333,7 @@ def step_one(
     i: int,
 ) -> None:
     """One step of game ``i`` (its actions were checked by ``first_invalid``), the
-    batch's arrays in the order ``BoardBatch.step`` passes them; compiled into the
+    batch's arrays in the order of ``board_buffer.step_arrays``; compiled into the
     batch's loops (``jit_inline``)."""
     for q in range(prm[P_N]):
         rewards[i, q] = 0.0
@@ -406,7 +406,7 @@ def fetch_ahead(
 @jit
 def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: int) -> None:
     """One step of games ``lo..hi-1``; ``arrays`` are the batch's, in the order
-    ``BoardBatch.step`` passes them, unpacked once here (not once a game)."""
+    ``board_buffer.step_arrays`` builds them, unpacked once here (not once a game)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
     for i in range(lo, hi):
