@@ -211,6 +211,10 @@ def test_a_supplied_chance_outcome_must_be_one_of_the_nodes() -> None:
         (lambda: BoardBatch(2).step(np.zeros((2, 2))), "reset"),
         (lambda: BoardBatch(2).legal_actions(2, 0), r"outside 0\.\.1"),
         (lambda: BoardBatch(2).legal_actions(0, 2), r"players 0\.\.1"),
+        (
+            lambda: BoardBatch(2, {"countdown": True, "countdown_start": 2**31}),
+            "countdown in 32 bits",
+        ),
     ],
 )
 def test_bad_input_is_named(make: Any, message: str) -> None:

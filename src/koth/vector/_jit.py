@@ -7,34 +7,53 @@ Every kernel is compiled once per machine and kept in numba's cache beside the s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import numba
 import numpy as np
 from llvmlite import ir
+from numba.core import cgutils as _cgutils
 from numba.core import types
 from numba.extending import intrinsic
+from numba.np import arrayobj as _arrayobj
+
+#: numba's code-generation helpers (untyped: read as ``Any``)
+cgutils: Any = _cgutils
+#: numba's array helpers (untyped: read as ``Any``)
+arrayobj: Any = _arrayobj
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: numba's options for every compiled function of the batched engines: compiled once
+#: per machine and kept on disk (``cache``), run without the GIL (``nogil``), and
+#: without numba's reference counting (``_nrt=False``; not in numba's typed signature).
+#: With the counting, every array a compiled function hands to another (a game's
+#: arrays to each small rule, a view of one observation or legal list) counted its
+#: owner up and down by two atomic instructions: half of all samples in a profile of
+#: either engine's step. Without it nothing is counted, which holds because the
+#: arrays a kernel sees are the batch's, kept alive by the Python call that hands them
+#: in, and no kernel allocates, returns or keeps an array (numba refuses to compile a
+#: function that allocates one without the counting: the lists and masks are written
+#: into the batch's own rows and into bit masks).
+_OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False}
+
 
 def jit(fn: F) -> F:
-    """``fn`` compiled by numba (no Python objects inside, cached on disk)."""
-    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+    """``fn`` compiled by numba (``_OPTIONS``: no Python objects inside, cached on
+    disk, no reference counting)."""
+    return cast(F, numba.njit(**_OPTIONS)(fn))
 
 
 def jit_inline(fn: F) -> F:
-    """``fn`` compiled by numba into the body of each compiled caller (inlined), for
-    the small functions a step calls once a game: a call of a compiled function
-    copies each array it is passed and counts its references on the way in and
-    out (``borrowed``), which cost more than such a function's work."""
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+    """``jit``, compiled into the body of each compiled caller (numba's IR inlining),
+    for the small functions a step calls once a game: a call that hands over the
+    batch's arrays (one tuple) cost more than such a function's work."""
+    return cast(F, numba.njit(inline="always", **_OPTIONS)(fn))
 
 
 def jit_parallel(fn: F) -> F:
-    """``fn`` compiled by numba with its ``numba.prange`` loops run by one worker per
-    core."""
-    return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(fn))
+    """``jit`` with its ``numba.prange`` loops run by one worker per core."""
+    return cast(F, numba.njit(parallel=True, **_OPTIONS)(fn))
 
 
 prange = numba.prange
@@ -54,19 +73,6 @@ def _cttz_typer(typingctx: Any, x: Any) -> Any:
     return types.int64(types.int64), codegen
 
 
-def _borrowed_typer(typingctx: Any, array: Any) -> Any:
-    if not isinstance(array, types.Array):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        view = context.make_array(signature.args[0])(context, builder, value=args[0])
-        view.meminfo = ir.Constant(view.meminfo.type, None)
-        view.parent = ir.Constant(view.parent.type, None)
-        return view._getvalue()
-
-    return array(array), codegen
-
-
 def _put8_typer(typingctx: Any, array: Any, offset: Any, value: Any) -> Any:
     if not (isinstance(array, types.Array) and array.dtype == types.uint8 and array.layout == "C"):
         return None
@@ -80,6 +86,87 @@ def _put8_typer(typingctx: Any, array: Any, offset: Any, value: Any) -> Any:
     return types.void(array, types.int64, types.int64), codegen
 
 
+def _part_typer(typingctx: Any, buf: Any, offset: Any, shape: Any, dtype: Any) -> Any:
+    if not (
+        isinstance(buf, types.Array)
+        and buf.dtype == types.uint8
+        and buf.layout == "C"
+        and isinstance(offset, types.Integer)
+        and isinstance(shape, types.UniTuple)
+        and isinstance(shape.dtype, types.Integer)
+        and isinstance(dtype, types.NumberClass)
+    ):
+        return None
+    result = types.Array(dtype.instance_type, shape.count, "C")
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        source = context.make_array(signature.args[0])(context, builder, value=args[0])
+        view = context.make_array(result)(context, builder)
+        intp = context.get_value_type(types.intp)
+        itemsize = context.get_abi_sizeof(context.get_data_type(result.dtype))
+        dims = [
+            context.cast(builder, value, shape.dtype, types.intp)
+            for value in cgutils.unpack_tuple(builder, args[2])
+        ]
+        strides = [ir.Constant(intp, itemsize)]
+        for size in reversed(dims[1:]):
+            strides.insert(0, builder.mul(strides[0], size))
+        start = context.cast(builder, args[1], signature.args[1], types.intp)
+        data = builder.bitcast(builder.gep(source.data, [start]), view.data.type)
+        arrayobj.populate_array(
+            view, data=data, shape=dims, strides=strides, itemsize=itemsize, meminfo=None
+        )
+        return view._getvalue()
+
+    return result(buf, offset, shape, dtype), codegen
+
+
+def _word_pointer(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+    """The address of ``array[row, field]`` as a pointer to 64 bits."""
+    array_type = signature.args[0]
+    view = context.make_array(array_type)(context, builder, value=args[0])
+    indices = [
+        context.cast(builder, value, kind, types.intp)
+        for value, kind in zip(args[1:3], signature.args[1:3], strict=True)
+    ]
+    pointer = cgutils.get_item_pointer(
+        context, builder, array_type, view, indices, wraparound=False
+    )
+    return builder.bitcast(pointer, ir.IntType(64).as_pointer())
+
+
+def _is_row_array(array: Any, row: Any, field: Any) -> bool:
+    return (
+        isinstance(array, types.Array)
+        and array.ndim == 2
+        and array.layout == "C"
+        and isinstance(row, types.Integer)
+        and isinstance(field, types.Integer)
+    )
+
+
+def _word_typer(typingctx: Any, array: Any, row: Any, field: Any) -> Any:
+    if not _is_row_array(array, row, field):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.load(_word_pointer(context, builder, signature, args), align=8)
+
+    return types.int64(array, row, field), codegen
+
+
+def _set_word_typer(typingctx: Any, array: Any, row: Any, field: Any, value: Any) -> Any:
+    if not (_is_row_array(array, row, field) and isinstance(value, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        word = context.cast(builder, args[3], signature.args[3], types.int64)
+        builder.store(word, _word_pointer(context, builder, signature, args), align=8)
+        return context.get_dummy_value()
+
+    return types.void(array, row, field, value), codegen
+
+
 # LLVM's own instructions, called from compiled code only
 _ctpop: Any = intrinsic(_ctpop_typer)
 _cttz: Any = intrinsic(_cttz_typer)
@@ -87,14 +174,20 @@ _cttz: Any = intrinsic(_cttz_typer)
 #: ``offset`` of the C-contiguous uint8 array ``a`` (flat, not checked), in one store
 #: where eight byte stores took eight shifts and stores
 put8: Any = intrinsic(_put8_typer)
-#: ``borrowed(a)``: the same array (data, shape, strides) without its owner. numba
-#: counts the references of an array's owner (its "meminfo") with an atomic add and
-#: subtract each time the array is passed to a compiled function or bound to a
-#: variable; a step of one game passed a dozen arrays down a few calls, and those
-#: atomics took half its time. A borrowed array has no owner, so those counts are
-#: skipped (a null test each). Only for arrays that outlive the call that borrows
-#: them (the batch's own, during a kernel) and never returned or kept.
-borrowed: Any = intrinsic(_borrowed_typer)
+#: ``word(a, i, f)``: the 64-bit integer held by the eight bytes from ``a[i, f]`` on, in
+#: a C-contiguous 2-D array of a narrower type (not checked: ``f`` and the next
+#: fields up to eight bytes must lie in row ``i``, at an address that is a multiple
+#: of 8); ``set_word(a, i, f, x)`` writes it. A row of int32 fields keeps its 64-bit
+#: bit masks this way, two fields each.
+word: Any = intrinsic(_word_typer)
+set_word: Any = intrinsic(_set_word_typer)
+#: ``part(buf, offset, shape, dtype)``: the C-contiguous array of ``dtype`` (a NumPy
+#: scalar type) and ``shape`` whose data start at byte ``offset`` of the C-contiguous
+#: uint8 array ``buf``, without an owner (nothing to count), its place not checked. It
+#: builds the array's shape and strides and nothing else, where ``buf[a:b].view(t)
+#: .reshape(shape)`` checked the sizes and called numba's reshape helper (out of line)
+#: for each array: a batch's loops make a dozen at each call.
+part: Any = intrinsic(_part_typer)
 
 
 @jit

@@ -80,8 +80,11 @@ class BatchBase:
         return bool(self.to_move[self._game(game)] == self.over_code)
 
     def memory_bytes(self) -> int:
-        """The bytes the batch's arrays hold."""
-        return sum(a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray))
+        """The bytes the batch's arrays hold (views of another array counted once,
+        as that array)."""
+        return sum(
+            a.nbytes for a in vars(self).values() if isinstance(a, np.ndarray) and a.base is None
+        )
 
     def _game(self, game: int) -> int:
         return game_index(game, self.num_games)

@@ -22,6 +22,7 @@ it starts again in the same step, its last observations kept in
 from __future__ import annotations
 
 from collections.abc import Mapping
+from math import factorial
 from typing import Any, Final
 
 import numpy as np
@@ -33,12 +34,18 @@ from koth.games.board.params import BoardParams
 from koth.games.board.state import Phase
 from koth.vector import board_kernels as k
 from koth.vector._jit import seed_streams
-from koth.vector.base import ACTION_STREAM, CHANCE_STREAM, BatchBase, IntArray
+from koth.vector.base import (
+    ACTION_STREAM,
+    CHANCE_STREAM,
+    BatchBase,
+    BoolArray,
+    IntArray,
+    StreamArray,
+)
+from koth.vector.board_buffer import sections, views_of
 from koth.vector.board_layout import (
     F_PHASE,
-    MAX_LEGAL,
-    NUM_FIELDS,
-    NUM_PARAMS,
+    FIELD_MAX,
     OBS_SIZE,
     TM_ALL,
     TM_CHANCE,
@@ -95,6 +102,11 @@ class BoardBatch(BatchBase):
     ) -> None:
         batch_size(num_games)
         self.params = BoardParams.parse(params)
+        if self.params.countdown_start > FIELD_MAX:
+            raise InvalidParamsError(
+                f"countdown_start={self.params.countdown_start}: the batched board game "
+                f"holds the countdown in 32 bits (at most {FIELD_MAX})"
+            )
         self.num_players = n = self.params.num_players
         self.num_actions = num_actions(n)
         self.num_games = num_games
@@ -102,60 +114,47 @@ class BoardBatch(BatchBase):
         self.auto_chance = auto_chance
         #: whether ``step`` splits the batch among one worker per core
         self.parallel = num_games >= PARALLEL_FROM if parallel is None else parallel
-        self._params = params_row(self.params)
-        assert self._params.shape == (NUM_PARAMS,)
-        self._draws = area_draws(n)
-        size = num_games
-        self._g = np.zeros((size, NUM_FIELDS), dtype=np.int64)
-        self._rng = seed_streams(0, size, CHANCE_STREAM)
-        self._action_rng = seed_streams(0, size, ACTION_STREAM)
-        self._ids = np.zeros((size, MAX_LEGAL), dtype=np.int16)
-        self._count = np.zeros(size, dtype=np.int64)
-        self._no_chance = np.full(size, -1, dtype=np.int64)
-        self._all_games = np.ones(size, dtype=np.bool_)
+        self._dims = (num_games, n, self.num_actions, factorial(n))
+        #: every array of the batch but a step's inputs, as one buffer (``board_buffer``):
+        #: the attributes below are views of it, and a step hands numba this one array
+        self._buf = np.zeros(sections(self._dims)[-1], dtype=np.uint8)
+        parts = views_of(self._buf, self._dims)
+        self._g: npt.NDArray[np.int32] = parts["_g"]
+        self._params: IntArray = parts["_params"]
+        self._params[:] = params_row(self.params)
+        self._draws: IntArray = parts["_draws"]
+        self._draws[:] = area_draws(n)
+        self._rng: StreamArray = parts["_rng"]
+        self._action_rng: StreamArray = parts["_action_rng"]
+        self._ids: npt.NDArray[np.int16] = parts["_ids"]
+        self._count: IntArray = parts["_count"]
+        self._no_chance = np.full(num_games, -1, dtype=np.int64)
+        self._all_games = np.ones(num_games, dtype=np.bool_)
         #: each player's observation (``board_layout``), from its own seat
-        self.observations = np.zeros((size, n, OBS_SIZE), dtype=np.int32)
+        self.observations: npt.NDArray[np.int32] = parts["observations"]
         #: the observations of the games that ended in the last step, before they restarted
-        self.final_observations = np.zeros((size, n, OBS_SIZE), dtype=np.int32)
+        self.final_observations: npt.NDArray[np.int32] = parts["final_observations"]
         #: ``legal_mask[i, a]``: the player to move in game ``i`` may take action ``a``
         #: (at the one simultaneous node, every player may take the same three)
-        self.legal_mask = np.zeros((size, self.num_actions), dtype=np.bool_)
+        self.legal_mask: BoolArray = parts["legal_mask"]
         #: each game's node: ``board_layout.TM_*`` (chance, player p, all, over)
-        self.to_move = np.zeros(size, dtype=np.int64)
+        self.to_move: IntArray = parts["to_move"]
         #: the returns of the games that ended in the last step (0 for the others)
-        self.rewards = np.zeros((size, n), dtype=np.float32)
+        self.rewards: npt.NDArray[np.float32] = parts["rewards"]
         #: which games ended in the last step
-        self.terminated = np.zeros(size, dtype=np.bool_)
+        self.terminated: BoolArray = parts["terminated"]
         #: the chance outcome (an action id) each game took in the last step, or -1
-        self.chance_taken = np.full(size, -1, dtype=np.int64)
+        self.chance_taken: IntArray = parts["chance_taken"]
+        self._rng[:] = seed_streams(0, num_games, CHANCE_STREAM)
+        self._action_rng[:] = seed_streams(0, num_games, ACTION_STREAM)
+        self.chance_taken[:] = -1
         self._started = False
-
-    def _arrays(self, joint: IntArray, dealt: IntArray, moving: Any) -> tuple[Any, ...]:
-        return (
-            self._g,
-            self._params,
-            self._draws,
-            self._rng,
-            joint,
-            dealt,
-            self.observations,
-            self.legal_mask,
-            self._ids,
-            self._count,
-            self.to_move,
-            self.rewards,
-            self.terminated,
-            self.chance_taken,
-            self.final_observations,
-            moving,
-        )
 
     # ----------------------------------------------------------------- steps
     def reset(self, seed: int = 0) -> None:
         """Start every game anew; game ``i`` draws from a stream of ``(seed, i)``."""
         self._restart(seed)
-        joint = np.zeros((self.num_games, self.num_players), dtype=np.int64)
-        k.reset_range(self._arrays(joint, self._no_chance, self._all_games), self.auto_chance)
+        k.reset_range(self._buf, self._dims, self.auto_chance)
         self._started = True
 
     def step(
@@ -171,7 +170,7 @@ class BoardBatch(BatchBase):
         joint, dealt, moving = self._step_inputs(actions, chance, active)
         step = k.step_parallel if self.parallel else k.step_serial
         # the actions are checked inside, before any game moves (one compiled call)
-        bad = step(self._arrays(joint, dealt, moving), self.autoreset, self.auto_chance)
+        bad = step(self._buf, self._dims, joint, dealt, moving, self.autoreset, self.auto_chance)
         if bad >= 0:
             self._refuse(bad // 5, bad % 5, joint, dealt)
 
@@ -196,9 +195,7 @@ class BoardBatch(BatchBase):
         """A uniformly random legal action per game and player (-1 for a player not
         to move), from the batch's own seeded streams (apart from chance's)."""
         out = np.empty((self.num_games, self.num_players), dtype=np.int64)
-        k.random_actions(
-            self._action_rng, self._ids, self._count, self.to_move, self.num_players, out
-        )
+        k.random_actions(self._buf, self._dims, out)
         return out
 
     # ----------------------------------------------------------------- reading

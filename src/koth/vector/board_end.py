@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from koth.games.board.tables import CENTER
-from koth.vector.board_jit import kernel
+from koth.vector._jit import jit
+from koth.vector.board_jit import occupied
 from koth.vector.board_layout import (
     F_COUNTDOWN,
     F_DECLINED,
     F_DICE,
     F_NDICE,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -41,14 +41,14 @@ from koth.vector.board_layout import (
 Array = Any
 
 
-@kernel
+@jit
 def clear_dice(g: Array, i: int, q: int) -> None:
     for k in range(4):
         g[i, F_DICE + q * 4 + k] = 0
     g[i, F_NDICE + q] = 0
 
 
-@kernel
+@jit
 def order_index(g: Array, prm: Array, i: int, q: int) -> int:
     for k in range(prm[P_N]):
         if g[i, F_ORDER + k] == q:
@@ -56,7 +56,7 @@ def order_index(g: Array, prm: Array, i: int, q: int) -> int:
     return -1
 
 
-@kernel
+@jit
 def ahead(g: Array, prm: Array, i: int, q: int, other: int) -> bool:
     """``q`` has more points than ``other``, or as many and comes earlier in turn
     order (``rules._leader``)."""
@@ -67,7 +67,7 @@ def ahead(g: Array, prm: Array, i: int, q: int, other: int) -> bool:
     return order_index(g, prm, i, q) < order_index(g, prm, i, other)
 
 
-@kernel
+@jit
 def side_mask(prm: Array, q: int) -> int:
     """The seats of ``q``'s side (B16.3: seats 0+2 and 1+3 in teamplay)."""
     if prm[P_TEAMPLAY]:
@@ -75,7 +75,7 @@ def side_mask(prm: Array, q: int) -> int:
     return 1 << q
 
 
-@kernel
+@jit
 def side_points(g: Array, i: int, side: int) -> int:
     total = 0
     for q in range(4):
@@ -84,7 +84,7 @@ def side_points(g: Array, i: int, side: int) -> int:
     return total
 
 
-@kernel
+@jit
 def target_winners(g: Array, prm: Array, i: int, active: int) -> int:
     """B15: the side that reached the target (the best ranked of several: points, then
     the side on turn, then the one whose first member comes earlier in turn order)."""
@@ -114,13 +114,13 @@ def target_winners(g: Array, prm: Array, i: int, active: int) -> int:
     return best
 
 
-@kernel
+@jit
 def finish_turn(g: Array, prm: Array, i: int) -> None:
     """Score, check the end, and pass to the next turn that has dice (B6, B7, B15)."""
     n = prm[P_N]
     on_center = 0
     for q in range(n):
-        if (g[i, F_OCC + q * 3] | g[i, F_OCC + q * 3 + 1] | g[i, F_OCC + q * 3 + 2]) >> CENTER & 1:
+        if (occupied(g, i, q, 0) | occupied(g, i, q, 1) | occupied(g, i, q, 2)) >> CENTER & 1:
             on_center |= 1 << q
     turn = g[i, F_TURN]
     while True:

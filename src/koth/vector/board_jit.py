@@ -1,47 +1,22 @@
-"""How the batched board game is compiled (numba): the decorators of its loops and a
-prefetch hint for the batch's loops.
+"""Compiled helpers of the batched board game alone (numba; its loops are compiled by
+``_jit.jit`` and its kin, as the card game's): a prefetch hint for the batch's loops
+and the access to the location masks of a state row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any
 
-import numba
 from llvmlite import ir
 from numba.core import cgutils as _cgutils
 from numba.core import types
 from numba.extending import intrinsic
 
+from koth.vector._jit import jit_inline, set_word, word
+from koth.vector.board_layout import F_CHANGED, F_OCC
+
 #: numba's code-generation helpers (untyped: read as ``Any``)
 cgutils: Any = _cgutils
-
-F = TypeVar("F", bound=Callable[..., Any])
-#: numba's options for every board kernel (``_nrt`` is not in numba's typed signature)
-_KERNEL: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False}
-
-
-def kernel(fn: F) -> F:
-    """``fn`` compiled by numba (cached on disk) without numba's reference counting
-    (``_nrt=False``). With it, every array a compiled function hands to another (the
-    game rows to each small rule, a view of one observation) was counted up and down
-    by two atomic instructions, and those took half of a step's time. The board's
-    loops allocate no array (the lists and masks are built in the batch's own rows
-    and in bit masks), which is what a function compiled without it may not do:
-    numba refuses to compile one that does."""
-    return cast(F, numba.njit(**_KERNEL)(fn))
-
-
-def kernel_parallel(fn: F) -> F:
-    """``kernel`` with its ``numba.prange`` loops run by one worker per core."""
-    return cast(F, numba.njit(parallel=True, **_KERNEL)(fn))
-
-
-def kernel_inline(fn: F) -> F:
-    """``kernel`` compiled into its callers (numba's IR inlining): the batch's loops
-    call it once a game, and a call that hands over the batch's arrays as one tuple
-    cost about 2.5 us a game, more than half of a step."""
-    return cast(F, numba.njit(inline="always", **_KERNEL)(fn))
 
 
 def _prefetch_typer(typingctx: Any, array: Any, index: Any) -> Any:
@@ -75,3 +50,24 @@ def _prefetch_typer(typingctx: Any, array: Any, index: Any) -> Any:
 #: one: a batch of thousands of games leaves the caches, and a game waited for each of
 #: its rows' lines in turn.
 prefetch: Any = intrinsic(_prefetch_typer)
+
+
+@jit_inline
+def occupied(g: Any, i: int, q: int, t: int) -> int:
+    """Player ``q``'s locations holding units of type ``t`` in game ``i``: a mask over
+    the 33 locations (``BoardState.occupied``), the word ``q * 3 + t`` from
+    ``F_OCC``."""
+    return int(word(g, i, F_OCC + 2 * (q * 3 + t)))
+
+
+@jit_inline
+def set_occupied(g: Any, i: int, q: int, t: int, mask: int) -> None:
+    """``occupied(g, i, q, t)`` set to ``mask``."""
+    set_word(g, i, F_OCC + 2 * (q * 3 + t), mask)
+
+
+@jit_inline
+def mark_changed(g: Any, i: int, locs: int) -> None:
+    """The locations of mask ``locs`` added to game ``i``'s ``F_CHANGED`` (their unit
+    counts changed)."""
+    set_word(g, i, F_CHANGED, word(g, i, F_CHANGED) | locs)

@@ -1,7 +1,7 @@
 """The batched board game's steps: node, observation, legal actions, chance and the
 batch's loops (numba). The rules themselves are ``board_legal`` and ``board_rules``.
 
-``arrays`` bundles the batch's arrays in the order ``BoardBatch.step`` passes them;
+``arrays`` bundles the batch's arrays in the order of ``board_buffer.step_arrays``;
 every function reads and writes game ``i`` alone, so the loops hand the games to one
 worker per core.
 """
@@ -12,8 +12,18 @@ from typing import Any
 
 import numpy as np
 
-from koth.vector._jit import below, lowest_bit, prange
-from koth.vector.board_jit import kernel, kernel_inline, kernel_parallel, prefetch
+from koth.vector._jit import (
+    below,
+    jit,
+    jit_inline,
+    jit_parallel,
+    lowest_bit,
+    prange,
+    set_word,
+    word,
+)
+from koth.vector.board_buffer import batch_views, step_arrays
+from koth.vector.board_jit import occupied, prefetch
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_DIE,
@@ -29,7 +39,6 @@ from koth.vector.board_layout import (
     F_EXCLUDED,
     F_HAND,
     F_NDICE,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -91,7 +100,7 @@ from koth.vector.board_rules import (
 Array = Any
 
 
-@kernel
+@jit
 def to_move(g: Array, prm: Array, i: int) -> int:
     """Game ``i``'s node (``TM_*``)."""
     phase = g[i, F_PHASE]
@@ -108,7 +117,7 @@ def to_move(g: Array, prm: Array, i: int) -> int:
     return TM_OVER
 
 
-@kernel
+@jit
 def seat_from(q: int, me: int, n: int) -> int:
     """Player ``q``'s seat counted from ``me``: ``(q - me) % n`` for players
     ``0..n-1``, by a comparison instead of a division."""
@@ -116,7 +125,7 @@ def seat_from(q: int, me: int, n: int) -> int:
     return r + n if r < 0 else r
 
 
-@kernel
+@jit
 def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> None:
     """Player ``me``'s observation of game ``i`` (``board_layout``; ``board_obs``
     computes it from the view): seats counted from ``me``, the others' excluded types
@@ -125,7 +134,7 @@ def observe(g: Array, prm: Array, i: int, me: int, mover: int, row: Array) -> No
     observe_changes(g, prm, i, me, mover, row, ALL_LOCS)
 
 
-@kernel
+@jit
 def observe_changes(
     g: Array, prm: Array, i: int, me: int, mover: int, row: Array, locs: int
 ) -> None:
@@ -188,7 +197,7 @@ def observe_changes(
         row[O_TURN_POS + seat_from(g[i, F_ORDER + k], me, n)] = k
 
 
-@kernel
+@jit
 def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
     """B17.1: the losers get -1/(n-1) each, the winners share the rest (0 each when
     nobody or everybody won)."""
@@ -209,7 +218,7 @@ def returns_of(g: Array, prm: Array, i: int, out: Array) -> None:
 
 
 # ------------------------------------------------------------------ batch loops
-@kernel
+@jit
 def refresh(
     g: Array, prm: Array, i: int, obs: Array, mask: Array, ids: Array, count: Array, movers: Array
 ) -> None:
@@ -229,13 +238,13 @@ def refresh(
     count[i] = c
     for k in range(c):
         row[ids[i, k]] = True
-    locs = g[i, F_CHANGED]
+    locs = word(g, i, F_CHANGED)
     for p in range(prm[P_N]):
         observe_changes(g, prm, i, p, mover, obs[i, p], locs)
-    g[i, F_CHANGED] = 0
+    set_word(g, i, F_CHANGED, 0)
 
 
-@kernel
+@jit
 def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     """A chance outcome drawn by game ``i``'s generator, applied; its id."""
     # as int64: the generator's unsigned draw would make the id's sum a float
@@ -245,13 +254,13 @@ def draw_chance(g: Array, prm: Array, draws: Array, rng: Array, i: int) -> int:
     return a
 
 
-@kernel
+@jit
 def is_chance(g: Array, i: int) -> bool:
     phase = g[i, F_PHASE]
     return phase in (ROLL, TERRAIN, DRAW, ALLY_DIE)
 
 
-@kernel
+@jit
 def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: bool) -> None:
     reset_game(g, prm, i)
     if auto_chance:
@@ -259,15 +268,16 @@ def start(g: Array, prm: Array, draws: Array, rng: Array, i: int, auto_chance: b
             draw_chance(g, prm, draws, rng, i)
 
 
-@kernel
-def reset_range(arrays: Array, auto_chance: bool) -> None:
-    (g, prm, draws, rng, _, _, obs, mask, ids, count, movers) = arrays[:11]
+@jit
+def reset_range(buf: Array, dims: Array, auto_chance: bool) -> None:
+    """Every game of the batch in ``buf`` started anew (its generators already seeded)."""
+    g, prm, draws, rng, _, obs, _, mask, ids, count, movers = batch_views(buf, dims)[:11]
     for i in range(g.shape[0]):
         start(g, prm, draws, rng, i, auto_chance)
         refresh(g, prm, i, obs, mask, ids, count, movers)
 
 
-@kernel
+@jit
 def first_invalid(
     g: Array,
     prm: Array,
@@ -301,7 +311,7 @@ def first_invalid(
     return -1
 
 
-@kernel_inline
+@jit_inline
 def step_one(
     g: Array,
     prm: Array,
@@ -323,7 +333,7 @@ def step_one(
     i: int,
 ) -> None:
     """One step of game ``i`` (its actions were checked by ``first_invalid``), the
-    batch's arrays in the order ``BoardBatch.step`` passes them; compiled into the
+    batch's arrays in the order of ``board_buffer.step_arrays``; compiled into the
     batch's loops (``jit_inline``)."""
     for q in range(prm[P_N]):
         rewards[i, q] = 0.0
@@ -363,12 +373,12 @@ def step_one(
 AHEAD = 2
 
 
-@kernel_inline
+@jit_inline
 def fetch_ahead(
     g: Array, prm: Array, obs: Array, mask: Array, ids: Array, count: Array, i: int
 ) -> None:
     """Prefetch hints for the games after game ``i``: the state rows' fixed fields (up to
-    ``F_UNITS``, eight int64 a cache line), every observation's first ``O_UNITS``
+    ``F_UNITS``, sixteen int32 a cache line), every observation's first ``O_UNITS``
     entries (the part written at every step, sixteen int32 a line) and the legal list
     of game ``i + AHEAD``; the unit counts at the locations each player occupies
     (``F_OCC``, whose line was asked for a game earlier) and the mask entries of the
@@ -376,7 +386,7 @@ def fetch_ahead(
     num_games = g.shape[0]
     j = i + AHEAD
     if j < num_games:
-        for f in range(0, F_UNITS, 8):
+        for f in range(0, F_UNITS, 16):
             prefetch(g, (j, f))
         for p in range(obs.shape[1]):
             for k in range(0, O_UNITS, 16):
@@ -385,7 +395,7 @@ def fetch_ahead(
     j = i + 1
     if j < num_games:
         for q in range(prm[P_N]):
-            rest = g[j, F_OCC + q * 3] | g[j, F_OCC + q * 3 + 1] | g[j, F_OCC + q * 3 + 2]
+            rest = occupied(g, j, q, 0) | occupied(g, j, q, 1) | occupied(g, j, q, 2)
             while rest:
                 prefetch(g, (j, F_UNITS + q * STRIDE + lowest_bit(rest) * 3))
                 rest &= rest - 1
@@ -393,10 +403,10 @@ def fetch_ahead(
             prefetch(mask, (j, ids[j, k]))
 
 
-@kernel
+@jit
 def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: int) -> None:
     """One step of games ``lo..hi-1``; ``arrays`` are the batch's, in the order
-    ``BoardBatch.step`` passes them, unpacked once here (not once a game)."""
+    ``board_buffer.step_arrays`` builds them, unpacked once here (not once a game)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
     for i in range(lo, hi):
@@ -408,17 +418,27 @@ def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: i
             )  # fmt: skip
 
 
-@kernel
+@jit
 def first_of(arrays: Array) -> int:
     """``first_invalid`` of the batch's arrays: the first action not legal, or -1."""
     g, prm, draws, _, actions, chance, _, mask, _, _, movers = arrays[:11]
     return first_invalid(g, prm, draws, movers, mask, actions, chance, arrays[15], mask.shape[1])
 
 
-@kernel
-def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
-    """One step of every game, in this thread (small batches); or, where an action
-    is not legal, nothing and ``first_invalid``'s code (else -1)."""
+@jit
+def step_serial(
+    buf: Array,
+    dims: Array,
+    actions: Array,
+    chance: Array,
+    active: Array,
+    autoreset: bool,
+    auto_chance: bool,
+) -> int:
+    """One step of every game of the batch in ``buf`` (``board_buffer``), in this
+    thread (small batches); or, where an action is not legal, nothing and
+    ``first_invalid``'s code (else -1)."""
+    arrays = step_arrays(buf, dims, actions, chance, active)
     bad = first_of(arrays)
     if bad < 0:
         step_range(arrays, autoreset, auto_chance, 0, arrays[0].shape[0])
@@ -429,10 +449,19 @@ def step_serial(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
 CHUNK = 256
 
 
-@kernel_parallel
-def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
+@jit_parallel
+def step_parallel(
+    buf: Array,
+    dims: Array,
+    actions: Array,
+    chance: Array,
+    active: Array,
+    autoreset: bool,
+    auto_chance: bool,
+) -> int:
     """``step_serial`` with the batch split among one worker per core in chunks of
     ``CHUNK`` games (the check of the actions first, in this thread)."""
+    arrays = step_arrays(buf, dims, actions, chance, active)
     bad = first_of(arrays)
     if bad < 0:
         n = arrays[0].shape[0]
@@ -441,11 +470,12 @@ def step_parallel(arrays: Array, autoreset: bool, auto_chance: bool) -> int:
     return bad
 
 
-@kernel
-def random_actions(
-    rng: Array, ids: Array, count: Array, movers: Array, num_players: int, out: Array
-) -> None:
-    """A uniformly random legal action for every player to move (-1 for the others)."""
+@jit
+def random_actions(buf: Array, dims: Array, out: Array) -> None:
+    """A uniformly random legal action for every player to move (-1 for the others),
+    from the generators of ``random_actions`` in ``buf``."""
+    views = batch_views(buf, dims)
+    rng, ids, count, movers, num_players = views[4], views[8], views[9], views[10], dims[1]
     for i in range(ids.shape[0]):
         if i + 4 < ids.shape[0]:
             prefetch(ids, (i + 4, 0))

@@ -2,11 +2,13 @@
 compiled loops (``board_rules``, ``board_kernels``) and the reference encoder
 (``board_obs``).
 
-A game is one row of int64 fields (``F_*`` columns). Locations, unit types, terrain
+A game is one row of int32 fields (``F_*`` columns). Locations, unit types, terrain
 and phases are numbered as in ``koth.games.board`` (``tables``, ``state.Phase``);
 ``F_UNITS + q * 99 + loc * 3 + t`` counts player ``q``'s units of type ``t`` at ``loc``
-like ``BoardState.units``, and ``F_OCC + q * 3 + t`` is ``BoardState.occupied``. A dice
-pool is four face slots, sorted, ``F_NDICE + q`` of them used.
+like ``BoardState.units``. The location masks (33 bits) are 64-bit words of two
+fields each, at even columns, read and written by ``_jit.word`` and ``set_word``
+(``board_jit.occupied`` for ``F_OCC``). A dice pool is four face slots, sorted,
+``F_NDICE + q`` of them used.
 
 An observation is ``OBS_SIZE`` integers (int32) from the observer's seat: seats are
 counted from the observer (relative seat ``r`` is player ``(me + r) % n``), so the
@@ -56,24 +58,26 @@ F_USED: Final = 69  # +seat: bit mask of types ever recruited
 F_NDICE: Final = 73  # +seat
 F_DICE: Final = 77  # +seat * 4 + k: sorted faces
 F_POINTS: Final = 93  # +seat
-F_OCC: Final = 97  # +seat * 3 + type: location mask
+F_OCC: Final = 98  # word (q * 3 + t): 2 fields each, ``BoardState.occupied``
 #: the bit mask of the locations whose unit counts changed since the observations were
-#: last written: the rules set a location's bit wherever they change a count
+#: last written (a word): the rules set a location's bit wherever they change a count
 #: (``board_rules.add_unit``, ``remove_unit``, the kills, pushes and ring turns), and
 #: ``board_kernels.refresh`` rewrites only those locations' counts in the observations,
 #: then clears it; ``ALL_LOCS`` after a reset
-F_CHANGED: Final = 109
+F_CHANGED: Final = 122
 #: the tiles of light terrain, and of normal terrain, as bit masks over the 28 ring
-#: tiles: derived from ``F_TERRAIN`` and rebuilt from it by ``board_rules``
-#: (``terrain_changed``) whenever a terrain field changes (a ring's draw, a ring turn, a
-#: swap), so the move search reads one field instead of 28
-F_LIGHT: Final = 110
-F_NORMAL: Final = 111
-F_UNITS: Final = 112  # +seat * 99 + loc * 3 + type
+#: tiles (one field each): derived from ``F_TERRAIN`` and rebuilt from it by
+#: ``board_rules`` (``terrain_changed``) whenever a terrain field changes (a ring's
+#: draw, a ring turn, a swap), so the move search reads one field instead of 28
+F_LIGHT: Final = 124
+F_NORMAL: Final = 125
+F_UNITS: Final = 126  # +seat * 99 + loc * 3 + type
 STRIDE: Final = NUM_LOCS * 3
 #: every location's bit (``F_CHANGED`` after a reset)
 ALL_LOCS: Final = (1 << NUM_LOCS) - 1
 NUM_FIELDS: Final = F_UNITS + MAX_PLAYERS * STRIDE
+#: the largest value a field holds (int32: the countdown starts at a parameter)
+FIELD_MAX: Final = 2**31 - 1
 
 # phases (``Phase``)
 TERRAIN: Final = 0

@@ -22,8 +22,8 @@ from koth.games.board.tables import (
     RUNNER,
     TOTAL_UNITS,
 )
-from koth.vector._jit import lowest_bit
-from koth.vector.board_jit import kernel
+from koth.vector._jit import jit, lowest_bit
+from koth.vector.board_jit import occupied
 from koth.vector.board_layout import (
     ALLY_BASE,
     ANSWER,
@@ -44,7 +44,6 @@ from koth.vector.board_layout import (
     F_LIGHT,
     F_NDICE,
     F_NORMAL,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -80,7 +79,7 @@ from koth.vector.board_layout import (
 Array = Any
 
 
-@kernel
+@jit
 def neighbours_of(locs: int) -> int:
     """The locations next to any of ``locs`` (tiles and the center; B1): the by-byte
     union of ``tables.NEIGHBOURS_BY_BYTE``."""
@@ -92,7 +91,7 @@ def neighbours_of(locs: int) -> int:
     )
 
 
-@kernel
+@jit
 def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     """``tables.search_reach``: breadth-first from ``src`` over ``reach`` steps, never
     through ``stop``: (the locations seen, src excluded; those passed)."""
@@ -109,18 +108,18 @@ def search_reach(reach: int, src: int, stop: int) -> tuple[int, int]:
     return visited & ~(1 << src), passed
 
 
-@kernel
+@jit
 def units_at(g: Array, i: int, q: int, loc: int, t: int) -> int:
     return int(g[i, F_UNITS + q * STRIDE + loc * 3 + t])
 
 
-@kernel
+@jit
 def stack_at(g: Array, i: int, q: int, loc: int) -> int:
     k = F_UNITS + q * STRIDE + loc * 3
     return int(g[i, k] + g[i, k + 1] + g[i, k + 2])
 
 
-@kernel
+@jit
 def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     """The recruit, move and turn dice of a seat's pool."""
     recruit = move = turn = 0
@@ -135,7 +134,7 @@ def die_counts(g: Array, i: int, q: int) -> tuple[int, int, int]:
     return recruit, move, turn
 
 
-@kernel
+@jit
 def active_seat(g: Array, prm: Array, i: int) -> int:
     # turns 0..2n-1: the second round of turns starts again at position 0
     turn = g[i, F_TURN]
@@ -143,7 +142,7 @@ def active_seat(g: Array, prm: Array, i: int) -> int:
     return int(g[i, F_ORDER + (turn - n if turn >= n else turn)])
 
 
-@kernel
+@jit
 def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     """The highest area number not yet attached (B3), 0 when all are."""
     for area in range(prm[P_N], 0, -1):
@@ -152,7 +151,7 @@ def next_area_to_place(g: Array, prm: Array, i: int) -> int:
     return 0
 
 
-@kernel
+@jit
 def placer(g: Array, prm: Array, i: int) -> int:
     area = next_area_to_place(g, prm, i)
     for q in range(prm[P_N]):
@@ -161,7 +160,7 @@ def placer(g: Array, prm: Array, i: int) -> int:
     return -1
 
 
-@kernel
+@jit
 def all_recruited(g: Array, i: int, p: int) -> bool:
     """No unit the player may use is left in hand (B7)."""
     excluded = g[i, F_EXCLUDED + p]
@@ -173,7 +172,7 @@ def all_recruited(g: Array, i: int, p: int) -> bool:
     )
 
 
-@kernel
+@jit
 def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     """The first opponent after ``p`` in turn order with a blocker on ``target``
     (B12.4)."""
@@ -189,7 +188,7 @@ def blocker_victim(g: Array, prm: Array, i: int, p: int, target: int) -> int:
     return -1
 
 
-@kernel
+@jit
 def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     """The location of the area touching outer index ``index``, or -1."""
     for k in range(prm[P_N]):
@@ -198,7 +197,7 @@ def attached_area(g: Array, prm: Array, i: int, index: int) -> int:
     return -1
 
 
-@kernel
+@jit
 def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
     """The slots around ``target`` from which ``q``'s fighters may assault it: tiles
     (and the center) holding one, or ``q``'s own area when it touches ``target``. A
@@ -216,7 +215,7 @@ def fighter_origins(g: Array, prm: Array, i: int, q: int, target: int) -> int:
     return found
 
 
-@kernel
+@jit
 def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Player ``p``'s legal action ids in game ``i``, in id order, into ``out``; their
     count (``LegalActions.legal_actions``)."""
@@ -247,7 +246,7 @@ def legal(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return 0
 
 
-@kernel
+@jit
 def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     """Every action of the active player ``p`` in a turn, in id order: recruits, unit
     moves, assaults and alliance offers, turning, ends (``list_turn_actions``)."""
@@ -279,7 +278,7 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
         if g[i, F_SLOTS] == 0 or prm[P_N] > 2:
             light = g[i, F_LIGHT]
             normal = g[i, F_NORMAL]
-            own_fighters = g[i, F_OCC + p * 3 + FIGHTER]
+            own_fighters = occupied(g, i, p, FIGHTER)
             rest = enemy_b & (light | normal | 1 << CENTER)
             targets = 0
             while rest:
@@ -303,22 +302,22 @@ def turn_actions(g: Array, prm: Array, i: int, p: int, out: Array) -> int:
     return ends(g, prm, i, n_recruit, n_move, n_turn, out, count)
 
 
-@kernel
+@jit
 def unit_moves(
     g: Array, prm: Array, i: int, p: int, pays: int, out: Array, count: int
 ) -> tuple[int, int]:
     """Append every move of one of ``p``'s units (B9-B12) with each payment of the bit
     set ``pays``; (the count, the mask of the enemy blockers)."""
     n = prm[P_N]
-    own_r = g[i, F_OCC + p * 3]
-    own_f = g[i, F_OCC + p * 3 + 1]
-    own_b = g[i, F_OCC + p * 3 + 2]
+    own_r = occupied(g, i, p, 0)
+    own_f = occupied(g, i, p, 1)
+    own_b = occupied(g, i, p, 2)
     enemy_r = enemy_f = enemy_b = 0
     for q in range(n):
         if q != p:
-            enemy_r |= g[i, F_OCC + q * 3]
-            enemy_f |= g[i, F_OCC + q * 3 + 1]
-            enemy_b |= g[i, F_OCC + q * 3 + 2]
+            enemy_r |= occupied(g, i, q, 0)
+            enemy_f |= occupied(g, i, q, 1)
+            enemy_b |= occupied(g, i, q, 2)
     # B5: own stacks at their limit take no more units
     full = 0
     mine = own_r | own_f | own_b
@@ -341,7 +340,7 @@ def unit_moves(
     if prm[P_RUNNERS_BLOCKED_BY_OWN]:
         blocked_runner |= own_f | own_b
     for t in range(3):
-        positions = g[i, F_OCC + p * 3 + t]
+        positions = occupied(g, i, p, t)
         if t == RUNNER:
             reach = prm[P_RUNNER_RANGE]
             stop = blocked_runner
@@ -384,7 +383,7 @@ def unit_moves(
     return count, enemy_b
 
 
-@kernel
+@jit
 def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
     """The payments of an assault (two move actions at once, B11): a mask over
     ``PAY_PAIRS`` indices (bit ``k`` for ``PAY_PAIRS[k]``, six bits; the indices follow
@@ -405,7 +404,7 @@ def pay_pairs(g: Array, i: int, p: int, pays: int) -> int:
     return found
 
 
-@kernel
+@jit
 def assaults(
     g: Array, prm: Array, i: int, p: int, pays: int, targets: int, out: Array, count: int
 ) -> int:
@@ -473,15 +472,15 @@ def assaults(
     return count
 
 
-@kernel
+@jit
 def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     """B14: the terrain swaps allowed (a tile gets difficult terrain only where no
     fighter or blocker stands, normal terrain only where no blocker does)."""
     fighters = blockers = 0
     for q in range(prm[P_N]):
-        fighters |= g[i, F_OCC + q * 3 + 1]
-        blockers |= g[i, F_OCC + q * 3 + 2]
-    occupied = fighters | blockers
+        fighters |= occupied(g, i, q, 1)
+        blockers |= occupied(g, i, q, 2)
+    standing = fighters | blockers
     for e in range(EDGE_ENDS.shape[0]):
         a = EDGE_ENDS[e, 0]
         b = EDGE_ENDS[e, 1]
@@ -489,9 +488,9 @@ def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
         tb = g[i, F_TERRAIN + b]
         if ta == tb:
             continue
-        if tb == DIFFICULT and occupied >> a & 1:
+        if tb == DIFFICULT and standing >> a & 1:
             continue
-        if ta == DIFFICULT and occupied >> b & 1:
+        if ta == DIFFICULT and standing >> b & 1:
             continue
         if tb != LIGHT and blockers >> a & 1:
             continue
@@ -502,7 +501,7 @@ def swaps(g: Array, prm: Array, i: int, out: Array, count: int) -> int:
     return count
 
 
-@kernel
+@jit
 def ends(
     g: Array, prm: Array, i: int, n_recruit: int, n_move: int, n_turn: int, out: Array, count: int
 ) -> int:

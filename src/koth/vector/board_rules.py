@@ -25,8 +25,9 @@ from koth.games.board.tables import (
     TURN_DIE,
     UNITS_PER_PLAYER,
 )
+from koth.vector._jit import jit, set_word
 from koth.vector.board_end import finish_turn
-from koth.vector.board_jit import kernel
+from koth.vector.board_jit import mark_changed, occupied, set_occupied
 from koth.vector.board_layout import (
     ALL_LOCS,
     ALLY_BASE,
@@ -54,7 +55,6 @@ from koth.vector.board_layout import (
     F_LIGHT,
     F_NDICE,
     F_NORMAL,
-    F_OCC,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -91,7 +91,7 @@ from koth.vector.board_legal import active_seat, blocker_victim, next_area_to_pl
 Array = Any
 
 
-@kernel
+@jit
 def reset_game(g: Array, prm: Array, i: int) -> None:
     """``Rules.initial``: terrain to draw, no areas, every unit in hand."""
     n = prm[P_N]
@@ -101,7 +101,7 @@ def reset_game(g: Array, prm: Array, i: int) -> None:
     g[i, F_COUNTDOWN] = prm[P_COUNTDOWN_START]
     g[i, F_TERMINATION] = -1
     g[i, F_OFFER + 2] = -1
-    g[i, F_CHANGED] = ALL_LOCS  # every count is new to the observations
+    set_word(g, i, F_CHANGED, ALL_LOCS)  # every count is new to the observations
     for tile in range(28):
         g[i, F_TERRAIN + tile] = -1
     for q in range(4):
@@ -114,23 +114,23 @@ def reset_game(g: Array, prm: Array, i: int) -> None:
 
 
 # ------------------------------------------------------------------ small parts
-@kernel
+@jit
 def add_unit(g: Array, i: int, q: int, loc: int, t: int) -> None:
     g[i, F_UNITS + q * STRIDE + loc * 3 + t] += 1
-    g[i, F_OCC + q * 3 + t] |= 1 << loc
-    g[i, F_CHANGED] |= 1 << loc
+    set_occupied(g, i, q, t, occupied(g, i, q, t) | 1 << loc)
+    mark_changed(g, i, 1 << loc)
 
 
-@kernel
+@jit
 def remove_unit(g: Array, i: int, q: int, loc: int, t: int) -> None:
     k = F_UNITS + q * STRIDE + loc * 3 + t
     g[i, k] -= 1
-    g[i, F_CHANGED] |= 1 << loc
+    mark_changed(g, i, 1 << loc)
     if g[i, k] == 0:
-        g[i, F_OCC + q * 3 + t] &= ~(1 << loc)
+        set_occupied(g, i, q, t, occupied(g, i, q, t) & ~(1 << loc))
 
 
-@kernel
+@jit
 def terrain_changed(g: Array, i: int) -> None:
     """``F_LIGHT`` and ``F_NORMAL`` rebuilt from the 28 terrain fields (after a ring's
     draw, a ring turn or a swap; an undrawn tile is in neither)."""
@@ -145,7 +145,7 @@ def terrain_changed(g: Array, i: int) -> None:
     g[i, F_NORMAL] = normal
 
 
-@kernel
+@jit
 def add_face(g: Array, i: int, q: int, face: int) -> None:
     """The rolled ``face`` into a seat's sorted pool (of at most three)."""
     k = g[i, F_NDICE + q]
@@ -157,7 +157,7 @@ def add_face(g: Array, i: int, q: int, face: int) -> None:
     g[i, F_NDICE + q] += 1
 
 
-@kernel
+@jit
 def remove_die(g: Array, i: int, q: int, category: int) -> None:
     """A seat's lowest face of ``category`` leaves its pool."""
     base = F_DICE + q * 4
@@ -171,7 +171,7 @@ def remove_die(g: Array, i: int, q: int, category: int) -> None:
             return
 
 
-@kernel
+@jit
 def pay(g: Array, i: int, q: int, payment: int) -> None:
     if payment == PAY_MOVE:
         remove_die(g, i, q, MOVE_DIE)
@@ -183,7 +183,7 @@ def pay(g: Array, i: int, q: int, payment: int) -> None:
 
 
 # ------------------------------------------------------------------ chance and setup
-@kernel
+@jit
 def chance_count(g: Array, prm: Array, i: int, num_draws: int) -> int:
     """The number of outcomes of game ``i``'s chance node (all equally likely)."""
     phase = g[i, F_PHASE]
@@ -194,7 +194,7 @@ def chance_count(g: Array, prm: Array, i: int, num_draws: int) -> int:
     return 6
 
 
-@kernel
+@jit
 def chance_id(g: Array, i: int, k: int) -> int:
     """The action id of the ``k``-th outcome of game ``i``'s chance node."""
     phase = g[i, F_PHASE]
@@ -205,7 +205,7 @@ def chance_id(g: Array, i: int, k: int) -> int:
     return k
 
 
-@kernel
+@jit
 def rings_drawn(g: Array, i: int) -> int:
     drawn = 0
     for ring in range(4):
@@ -214,7 +214,7 @@ def rings_drawn(g: Array, i: int) -> int:
     return drawn
 
 
-@kernel
+@jit
 def apply_chance(g: Array, prm: Array, draws: Array, i: int, a: int) -> None:
     """A chance outcome (its action id) of game ``i``."""
     phase = g[i, F_PHASE]
@@ -240,7 +240,7 @@ def apply_chance(g: Array, prm: Array, draws: Array, i: int, a: int) -> None:
         g[i, F_PHASE] = PLACE
 
 
-@kernel
+@jit
 def apply_roll(g: Array, prm: Array, i: int, face: int) -> None:
     """B6: the die goes to the first seat in turn order with fewer than four; once
     every seat has four, the turns start."""
@@ -261,7 +261,7 @@ def apply_roll(g: Array, prm: Array, i: int, face: int) -> None:
     g[i, F_DECLINED] = 0
 
 
-@kernel
+@jit
 def apply_place(g: Array, prm: Array, i: int, a: int) -> None:
     area = next_area_to_place(g, prm, i)
     g[i, F_AREA_POS + area - 1] = a - PLACE_BASE
@@ -274,7 +274,7 @@ def apply_place(g: Array, prm: Array, i: int, a: int) -> None:
         g[i, F_ROUND] = 1
 
 
-@kernel
+@jit
 def apply_exclude(g: Array, prm: Array, i: int, joint: Array) -> None:
     """B16.2: every seat's secret choice at once."""
     for q in range(prm[P_N]):
@@ -284,7 +284,7 @@ def apply_exclude(g: Array, prm: Array, i: int, joint: Array) -> None:
 
 
 # ------------------------------------------------------------------ a turn's actions
-@kernel
+@jit
 def apply_decision(g: Array, prm: Array, i: int, p: int, a: int) -> None:
     """Player ``p``'s action ``a`` at a node where one player moves."""
     phase = g[i, F_PHASE]
@@ -296,7 +296,7 @@ def apply_decision(g: Array, prm: Array, i: int, p: int, a: int) -> None:
         apply_place(g, prm, i, a)
 
 
-@kernel
+@jit
 def apply_turn(g: Array, prm: Array, i: int, p: int, a: int) -> None:
     if MOVE_BASE <= a < ATTACK_BASE:
         rest, payment = divmod(a - MOVE_BASE, 3)
@@ -355,7 +355,7 @@ def apply_turn(g: Array, prm: Array, i: int, p: int, a: int) -> None:
         after_action(g, prm, i)
 
 
-@kernel
+@jit
 def end_turn(g: Array, prm: Array, i: int, p: int, drop: int) -> None:
     """B7, B7.1: in the round's first turns the dice of the unused slots are given up
     (the chosen ones, or the lowest categories when the choice does not matter)."""
@@ -376,23 +376,23 @@ def end_turn(g: Array, prm: Array, i: int, p: int, drop: int) -> None:
     finish_turn(g, prm, i)
 
 
-@kernel
+@jit
 def rotate(g: Array, prm: Array, i: int, ring: int, right: bool) -> None:
     """Turning right, what stood at index x of the ring goes to x + 1 (6 to 0)."""
     start = ring * RING_SIZE
     _rotate_fields(g, i, F_TERRAIN + start, 1, right)
     terrain_changed(g, i)
-    g[i, F_CHANGED] |= 0x7F << start  # the ring's seven tiles
+    mark_changed(g, i, 0x7F << start)  # the ring's seven tiles
     for q in range(prm[P_N]):
         for t in range(3):
             _rotate_fields(g, i, F_UNITS + q * STRIDE + start * 3 + t, 3, right)
-            mask = g[i, F_OCC + q * 3 + t]
+            mask = occupied(g, i, q, t)
             bits = mask >> start & 0x7F
             turned = (bits << 1 | bits >> 6) & 0x7F if right else bits >> 1 | (bits & 1) << 6
-            g[i, F_OCC + q * 3 + t] = mask & ~(0x7F << start) | turned << start
+            set_occupied(g, i, q, t, mask & ~(0x7F << start) | turned << start)
 
 
-@kernel
+@jit
 def _rotate_fields(g: Array, i: int, first: int, step: int, right: bool) -> None:
     """Seven fields ``step`` apart turned one place (right: x to x + 1)."""
     last = first + 6 * step
@@ -408,7 +408,7 @@ def _rotate_fields(g: Array, i: int, first: int, step: int, right: bool) -> None
         g[i, last] = keep
 
 
-@kernel
+@jit
 def kill_runners(g: Array, prm: Array, i: int, p: int, loc: int) -> None:
     """A fighter of ``p`` entered ``loc``: every enemy runner there dies (B11)."""
     for q in range(prm[P_N]):
@@ -416,11 +416,11 @@ def kill_runners(g: Array, prm: Array, i: int, p: int, loc: int) -> None:
         if q != p and g[i, k]:
             g[i, F_HAND + q * 3] += g[i, k]
             g[i, k] = 0
-            g[i, F_OCC + q * 3] &= ~(1 << loc)
-            g[i, F_CHANGED] |= 1 << loc
+            set_occupied(g, i, q, 0, occupied(g, i, q, 0) & ~(1 << loc))
+            mark_changed(g, i, 1 << loc)
 
 
-@kernel
+@jit
 def move(g: Array, prm: Array, i: int, p: int, t: int, src: int, dst: int) -> None:
     """``p`` moves a unit of type ``t`` (B9-B12)."""
     n = prm[P_N]
@@ -429,9 +429,9 @@ def move(g: Array, prm: Array, i: int, p: int, t: int, src: int, dst: int) -> No
         met = 0
         for q in range(n):
             if q != p:
-                met |= g[i, F_OCC + q * 3]
+                met |= occupied(g, i, q, 0)
                 if t == FIGHTER:
-                    met |= g[i, F_OCC + q * 3 + 1]
+                    met |= occupied(g, i, q, 1)
         if met >> dst & 1:
             if t == FIGHTER:
                 for q in range(n):
@@ -447,7 +447,7 @@ def move(g: Array, prm: Array, i: int, p: int, t: int, src: int, dst: int) -> No
     add_unit(g, i, p, dst, t)
 
 
-@kernel
+@jit
 def push(g: Array, prm: Array, i: int, p: int, src: int, dst: int) -> None:
     """B12: enemy runners on ``dst`` go one ring outward (from ring 1 or the center: to
     the blocker's origin); one that finds no room (or an area) there dies."""
@@ -460,8 +460,8 @@ def push(g: Array, prm: Array, i: int, p: int, src: int, dst: int) -> None:
             continue
         pushed = g[i, k]
         g[i, k] = 0
-        g[i, F_OCC + q * 3] &= ~(1 << dst)
-        g[i, F_CHANGED] |= 1 << dst
+        set_occupied(g, i, q, 0, occupied(g, i, q, 0) & ~(1 << dst))
+        mark_changed(g, i, 1 << dst)
         for _ in range(pushed):
             if target <= CENTER and stack_at(g, i, q, target) < STACK_LIMITS[target]:
                 add_unit(g, i, q, target, RUNNER)
@@ -469,7 +469,7 @@ def push(g: Array, prm: Array, i: int, p: int, src: int, dst: int) -> None:
                 g[i, F_HAND + q * 3] += 1
 
 
-@kernel
+@jit
 def enter_after_fight(g: Array, prm: Array, i: int, q: int, origin: int, target: int) -> None:
     """A surviving fighter of ``q`` moves onto ``target`` if nothing forbids it."""
     for r in range(prm[P_N]):
@@ -483,14 +483,14 @@ def enter_after_fight(g: Array, prm: Array, i: int, q: int, origin: int, target:
     add_unit(g, i, q, target, FIGHTER)
 
 
-@kernel
+@jit
 def kill_blocker(g: Array, prm: Array, i: int, p: int, target: int) -> None:
     q = blocker_victim(g, prm, i, p, target)
     remove_unit(g, i, q, target, BLOCKER)
     g[i, F_HAND + q * 3 + 2] += 1
 
 
-@kernel
+@jit
 def answer(g: Array, prm: Array, i: int, accept: bool) -> None:
     """B13: the asked helper accepts (the blocker dies, a die decides which fighter
     dies) or declines."""
@@ -507,7 +507,7 @@ def answer(g: Array, prm: Array, i: int, accept: bool) -> None:
     pay(g, i, active, g[i, F_OFFER + 4])
 
 
-@kernel
+@jit
 def alliance_fight(g: Array, prm: Array, i: int, face: int) -> None:
     active = active_seat(g, prm, i)
     target = g[i, F_OFFER]
@@ -526,7 +526,7 @@ def alliance_fight(g: Array, prm: Array, i: int, face: int) -> None:
 
 
 # ------------------------------------------------------------------ turn end
-@kernel
+@jit
 def after_action(g: Array, prm: Array, i: int) -> None:
     if g[i, F_SLOTS] >= 2 or g[i, F_NDICE + active_seat(g, prm, i)] == 0:
         finish_turn(g, prm, i)

@@ -3,8 +3,8 @@ game, keeping each game's node, legal actions (list and mask) and both observati
 up to date after every step.
 
 Each loop takes the batch's arrays once and hands each game to the rules
-(``cards_kernels``) and the observations (``cards_view``) by index; the arrays are
-borrowed (``_jit.borrowed``) for the loop, so the calls per game count no references.
+(``cards_kernels``) and the observations (``cards_view``) by index; compiled without
+reference counting (``_jit.jit``), the calls per game count no references.
 
 numba's cache of a compiled function is keyed on its own file, not on those it calls:
 after changing ``cards_kernels`` or ``cards_view``, delete the ``*.nbi`` and ``*.nbc``
@@ -17,7 +17,6 @@ from typing import Any
 
 from koth.vector._jit import (
     below,
-    borrowed,
     jit,
     jit_inline,
     jit_parallel,
@@ -203,13 +202,6 @@ def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: i
     ``CardsBatch.step`` passes them, unpacked once here (not once a game)."""
     (g, stk, params, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
-    # borrowed (``_jit.borrowed``): the per-game calls below count no references
-    g, stk, params, rng = borrowed(g), borrowed(stk), borrowed(params), borrowed(rng)
-    actions, chance, obs = borrowed(actions), borrowed(chance), borrowed(obs)
-    mask, ids, count, movers = borrowed(mask), borrowed(ids), borrowed(count), borrowed(movers)
-    rewards, terminated = borrowed(rewards), borrowed(terminated)
-    chance_taken, final_obs = borrowed(chance_taken), borrowed(final_obs)
-    active = borrowed(active)
     for i in range(lo, hi):
         if not active[i]:
             continue
@@ -237,7 +229,11 @@ def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: i
             terminated[i] = True
             if autoreset:
                 refresh(g, stk, params, i, obs, mask, ids, count, movers)
-                final_obs[i, :, :] = obs[i, :, :]
+                # entry by entry: a slice's copy may allocate (for overlaps), and
+                # these loops run without reference counting (``_jit.jit``)
+                for q in range(2):
+                    for k in range(obs.shape[2]):
+                        final_obs[i, q, k] = obs[i, q, k]
                 start(g, stk, params, rng, i, auto_chance)
         refresh(g, stk, params, i, obs, mask, ids, count, movers)
 
