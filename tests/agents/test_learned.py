@@ -69,9 +69,11 @@ def test_features_are_the_same_for_states_the_player_cannot_tell_apart(
     case: tuple[str, dict[str, Any]],
 ) -> None:
     """The conformance check of the features: a state redrawn by ``resample_hidden``
-    (everything the seat cannot know drawn again) gives that seat the same features."""
+    (everything the seat cannot know drawn again) gives that seat the same features,
+    from its view and from the state (every seat at once, as the search's leaves)."""
     name, params = case
     game = load_game(name, params)
+    reader = ValueReader(game, load_model(game))
     rng = random.Random(5)
     state = game.new_initial_state()
     checked = 0
@@ -79,11 +81,13 @@ def test_features_are_the_same_for_states_the_player_cannot_tell_apart(
         if state.is_chance_node():
             state.apply_action(sample_outcome(state.chance_outcomes(), rng))
             continue
+        rows = reader.state_rows(state.data)
         for seat in range(game.num_players):
             mine = _encode(game, state.data, seat)
             for _ in range(2):
                 other = game.resample_hidden(state.data, seat, rng)
                 assert np.array_equal(mine, _encode(game, other, seat))
+                assert np.array_equal(rows[seat], reader.state_rows(other)[seat])
         seats = [_encode(game, state.data, s) for s in range(game.num_players)]
         assert not np.array_equal(seats[0], seats[1])  # each seat is told which it is
         chosen = {p: rng.choice(list(state.legal_actions(p))) for p in state.acting_players()}

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from koth.agents.base import DecisionContext, InformationSet
+from koth.agents.features import seat_encoder, views_are_shared
 from koth.agents.heuristics import Evaluator, action_ranking, evaluator
 from koth.agents.ismcts import IsmctsAgent
 from koth.agents.mcts import MctsAgent, SearchAgent
@@ -185,6 +186,10 @@ class ValueReader:
         self.encoder = encoder_for(game.name)
         self.size = input_size(game)
         self.evaluate: Evaluator | None = evaluator(game)
+        hidden = has_hidden_information(game)
+        #: every seat's encoded view of a state at once (``koth.agents.features``)
+        self.encode_seats = seat_encoder(game, self.encoder, hidden)
+        self.shared_view = views_are_shared(game, hidden)
 
     def rows(self, count: int) -> FloatArray:
         return np.zeros((count, self.size), dtype=np.float32)
@@ -201,14 +206,30 @@ class ValueReader:
             for k in range(n):
                 out[base + k] = estimates[(seat + k) % n]
 
-    def state_values(self, data: Any) -> tuple[float, ...]:
-        """Every seat's value of a (sampled) state, each from that seat's view."""
+    def state_rows(self, data: Any) -> FloatArray:
+        """Every seat's input from a (sampled) state, row by seat: the same as ``write``
+        of each seat's view, built without a view per seat where the game allows
+        (``koth.agents.features``)."""
         game = self.game
         n = game.num_players
         x = self.rows(n)
+        self.encode_seats(game, data, x)
+        size = self.encoder.size
         for seat in range(n):
-            self.write(game.view(data, seat), seat, x[seat])
-        return tuple(float(v) for v in self.net(x))
+            x[seat, size + seat] = 1.0
+            x[seat, size + MAX_SEATS + n - 1] = 1.0
+        if self.evaluate is not None:
+            base = feature_size(self.encoder)
+            shared = self.evaluate(game, game.view(data, 0)) if self.shared_view else None
+            for seat in range(n):
+                estimates = shared or self.evaluate(game, game.view(data, seat))
+                for k in range(n):
+                    x[seat, base + k] = estimates[(seat + k) % n]
+        return x
+
+    def state_values(self, data: Any) -> tuple[float, ...]:
+        """Every seat's value of a (sampled) state, each from that seat's view."""
+        return tuple(float(v) for v in self.net(self.state_rows(data)))
 
 
 class LearnedSearch(SearchAgent):
