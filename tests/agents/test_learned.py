@@ -163,6 +163,8 @@ def test_the_terminal_opponent_plays_learned() -> None:
         ("learned:width=x", "bad learned option"),
         ("learned:iters=0", "iterations must be at least 1"),
         ("learned:model=/nonexistent/model.npz", "no learned model at"),
+        ("learned:steps=-1", "steps >= 0"),
+        ("learned:search=0:steps=4", "takes no search options"),
     ],
 )
 def test_bad_options_are_refused_before_play(spec: str, words: str) -> None:
@@ -301,3 +303,26 @@ def test_the_network_alone_compares_every_candidate_on_the_same_samples() -> Non
     action = agent.greedy(Counting(), info.legal_actions)  # type: ignore[arg-type]
     assert action in info.legal_actions
     assert Counting.calls == 3
+
+
+def test_the_learned_search_can_play_a_leaf_on_before_the_network_scores_it() -> None:
+    """``steps``: that many rollout steps first; at the end of the game the returns,
+    with none the network's values of the leaf itself."""
+    from koth.agents.learned import LearnedSearch
+
+    game = load_game("cards")
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+    values = {}
+    for steps in ("0", "100000"):
+        agent = make_agent(f"learned:iters=5:steps={steps}")
+        assert isinstance(agent, LearnedSearch)
+        agent.reset(game, 0, 1)
+        policy = agent._policy
+        assert policy is not None
+        values[steps] = agent.leaf_values(game, state.data, rng, policy, 30)
+    reader = ValueReader(game, load_model(game))
+    assert values["0"] == pytest.approx(reader.state_values(state.data))
+    assert values["100000"] in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
