@@ -11,13 +11,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from koth.agents.features import FloatArray, Leaves, Memo, Recorder, SeatEncoder
+from koth.agents.features import MEMO_LIMIT, FloatArray, Leaves, Memo, Recorder, SeatEncoder
 from koth.core.encoding import HashedViewEncoder
 from koth.core.game import Game
 from koth.games.cards.observe import hidden_discards, joker_revealed, known_possessions, top_visible
 from koth.games.cards.rules import stack_available
 from koth.games.cards.state import DISCARDED, CardsState, FightLog, Phase
-from koth.games.cards.tables import NUM_STACKS, PLAYER_JOKERS, STACK_NAMES, card_str, cards_str
+from koth.games.cards.tables import APEX_JOKER, NUM_STACKS, PLAYER_JOKERS, STACK_NAMES, card_str
+
+#: card ids: the 52 normal cards, then the players' Jokers and the apex Joker
+CARD_IDS = APEX_JOKER + 1
+
+
+#: (buckets, path) -> [position][card] -> the bucket of ``path/position=card`` (a
+#: hashed encoder's buckets depend on its size alone), built once a process
+_CARD_SLOTS: dict[tuple[int, str], list[list[int]]] = {}
+
+
+def _card_slots(encoder: HashedViewEncoder, path: str) -> list[list[int]]:
+    key = (encoder.size, path)
+    slots = _CARD_SLOTS.get(key)
+    if slots is None:
+        bucket = encoder.bucket
+        slots = _CARD_SLOTS[key] = [
+            [bucket(f"{path}/{i}={card_str(card)}") for card in range(CARD_IDS)]
+            for i in range(CARD_IDS)
+        ]
+    return slots
 
 
 def _rounds(leaves: Leaves, path: str, rounds: tuple[tuple[Any, Any], ...]) -> None:
@@ -50,6 +70,11 @@ class CardsSeatEncoder:
         self.memo = Memo(encoder)
         #: id(log) -> (log, its leaves): states of one fight share their log tuple
         self.logs: dict[int, tuple[tuple[FightLog, ...], list[tuple[int, float]]]] = {}
+        #: (index, id(fight)) -> (fight, its leaves): the states a search samples
+        #: share the fights finished before its root
+        self.fights: dict[tuple[int, int], tuple[FightLog, list[tuple[int, float]]]] = {}
+        #: path -> [position][card] -> the bucket of ``path/position=card``
+        self.card_slots: dict[str, list[list[int]]] = {}
 
     def __call__(self, game: Game[Any, Any, Any], data: Any, out: FloatArray) -> None:
         state: CardsState = data
@@ -58,16 +83,29 @@ class CardsSeatEncoder:
         self._public(shared, state, dealer)
         size = self.encoder.size
         out[:2, :size] = shared.sums
+        revealed = (joker_revealed(state, 0), joker_revealed(state, 1))
         for seat in (0, 1):
             own = Recorder(self.encoder)
-            self._own(own, state, seat)
+            self._own(own, state, seat, revealed)
             row = out[seat]
             for index, value in own.pairs:
                 row[index] += value
 
     def _cards(self, leaves: Leaves, path: str, mask: int) -> None:
-        """The list of the cards of ``mask`` (``cards_str``) at ``path``."""
-        leaves.add(self.memo.get(("cards", path, mask), _card_list, path, mask))
+        """The list of the cards of ``mask`` (``cards_str``: increasing ids) at
+        ``path``: its length, then each card at its position."""
+        slots = self.card_slots.get(path)
+        if slots is None:
+            slots = self.card_slots[path] = _card_slots(self.encoder, path)
+        found: list[tuple[int, float]] = []
+        position = 0
+        while mask:
+            low = mask & -mask
+            found.append((slots[position][low.bit_length() - 1], 1.0))
+            position += 1
+            mask ^= low
+        leaves.num(path + "#len", position)
+        leaves.add(found)
 
     def _public(self, leaves: Leaves, state: CardsState, dealer: int) -> None:
         phase = state.phase
@@ -122,15 +160,25 @@ class CardsSeatEncoder:
             (self.encoder.bucket("/log#len"), float(len(log))),
             (self.encoder.bucket("/log#len#set"), 1.0),
         ]
+        fights = self.fights
         for index, fight in enumerate(log):
-            pairs += self.memo.get(("fight", index, fight), _fight, index, fight)
+            known_fight = fights.get((index, id(fight)))
+            if known_fight is None or known_fight[0] is not fight:
+                if len(fights) >= MEMO_LIMIT:
+                    fights.clear()
+                leaves = self.memo.get(("fight", index, fight), _fight, index, fight)
+                known_fight = fights[index, id(fight)] = (fight, leaves)  # fight kept alive
+            pairs += known_fight[1]
         if len(self.logs) >= 4096:
             self.logs.clear()
         self.logs[id(log)] = (log, pairs)  # the tuple kept: its id is not reused meanwhile
         return pairs
 
-    def _own(self, leaves: Leaves, state: CardsState, seat: int) -> None:
-        """The leaves that depend on the viewer ``seat``."""
+    def _own(
+        self, leaves: Leaves, state: CardsState, seat: int, revealed: tuple[bool, bool]
+    ) -> None:
+        """The leaves that depend on the viewer ``seat`` (``revealed``: whether each
+        player's Joker is public, ``observe.joker_revealed``)."""
         leaves.num("/viewer", seat)
         phase = state.phase
         for player in (0, 1):
@@ -142,7 +190,7 @@ class CardsSeatEncoder:
             else:
                 leaves.num(path + "/hand_count", hand.bit_count())
                 leaves.num(path + "/reserve_count", reserve.bit_count())
-            if seat == player or joker_revealed(state, player):
+            if seat == player or revealed[player]:
                 joker = 1 << PLAYER_JOKERS[player]
                 leaves.text(path + "/joker", "reserve" if reserve & joker else "hand")
             else:
@@ -154,10 +202,6 @@ class CardsSeatEncoder:
             self._cards(leaves, "/assignment/pending", state.pending)
             self._cards(leaves, "/assignment/to_hand", state.to_hand)
             self._cards(leaves, "/assignment/to_reserve", state.to_reserve)
-
-
-def _card_list(leaves: Recorder, path: str, mask: int) -> None:
-    leaves.texts(path, cards_str(mask))
 
 
 def _stack(leaves: Recorder, key: tuple[Any, ...]) -> None:

@@ -57,7 +57,7 @@ FloatArray = npt.NDArray[np.float32]
 MAX_SEATS = 4
 #: the learned search's rollout steps before the network scores a leaf, per game (0:
 #: the network scores the leaf itself); measured in docs/notes/agents.md
-DEFAULT_STEPS: dict[str, int] = {}
+DEFAULT_STEPS: dict[str, int] = {"board": 20}
 #: hashed-encoding buckets per game (the board's view has a few hundred leaves)
 ENCODER_SIZES: dict[str, int] = {"board": 1024}
 DEFAULT_ENCODER_SIZE = 512
