@@ -1,14 +1,15 @@
 """The learned search's leaf cost and its iterations a move, against another search.
 
-Prints, for GAME:
+Prints, for GAME, either:
 
 1. the CPU milliseconds to build every seat's network input of one state, from each
    seat's view hashed (``ValueReader.write``) and at once from the state
    (``ValueReader.state_rows``), over the states of seeded random games (the cards'
    redrawn for seat 0, as a search samples them), and of the network on those rows;
-2. with ``--games N``, the mean and median iterations a searched decision of the two
+2. or, with ``--games N``, the mean and median iterations a searched decision of the two
    agents of ``--agents`` (seats alternating) in N seeded games: with a time budget,
-   how many leaves each search gets through in the same time.
+   how many leaves each search gets through in the same time (this part runs on
+   checkouts without ``state_rows`` too: the same file compares before and after).
 
 Usage: python benchmarks/bench_learned.py GAME [--games 4]
            [--agents learned:seconds=0.1,ismcts:seconds=0.1]
@@ -117,11 +118,12 @@ def main() -> None:
     parser.add_argument("--agents", default="", help="two search specs (default: learned, ...)")
     args = parser.parse_args()
     game = load_game(args.game)
-    leaf_costs(game)
     if args.games:
         search = "ismcts" if args.game == "cards" else "mcts"
         specs = (args.agents or f"learned:seconds=0.1,{search}:seconds=0.1").split(",")
         iterations(game, specs, args.games)
+    else:
+        leaf_costs(game)
 
 
 if __name__ == "__main__":

@@ -308,7 +308,7 @@ def test_the_network_alone_compares_every_candidate_on_the_same_samples() -> Non
 def test_the_learned_search_can_play_a_leaf_on_before_the_network_scores_it() -> None:
     """``steps``: that many rollout steps first; at the end of the game the returns,
     with none the network's values of the leaf itself."""
-    from koth.agents.learned import LearnedSearch
+    from koth.agents.learned import DEFAULT_STEPS, LearnedSearch
 
     game = load_game("cards")
     rng = random.Random(2)
@@ -326,3 +326,8 @@ def test_the_learned_search_can_play_a_leaf_on_before_the_network_scores_it() ->
     reader = ValueReader(game, load_model(game))
     assert values["0"] == pytest.approx(reader.state_values(state.data))
     assert values["100000"] in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    for name, default in (("cards", 0), ("board", DEFAULT_STEPS["board"])):
+        agent = make_agent("learned:iters=5")
+        assert isinstance(agent, LearnedSearch)
+        agent.reset(load_game(name), 0, 1)
+        assert agent._steps == default

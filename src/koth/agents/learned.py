@@ -6,7 +6,9 @@ player's expected return. The agent plays it two ways:
 
 - ``learned`` (``search=1``, the default): the game's tree search (``mcts`` for a game
   without hidden information, ``ismcts`` for one with it) whose new leaves are scored by
-  the network for every seat instead of by a rollout. Budget and search options as for
+  the network for every seat instead of by a rollout, after ``steps`` rollout steps
+  (``DEFAULT_STEPS``: 20 on the board, none on the cards). Every seat's input of a leaf
+  is built at once (``koth.agents.features``). Budget and search options as for
   ``mcts`` (``iters``, ``seconds``, ``c``, ...).
 - ``learned:search=0``: the network alone, one move ahead: each candidate action (the
   ``width``, default 2, best by the game's action ranking where it has one: on the board
