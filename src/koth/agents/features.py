@@ -150,7 +150,7 @@ def seat_encoder(
     game: Game[Any, Any, Any], encoder: HashedViewEncoder, hidden: bool
 ) -> SeatEncoder:
     """The fastest way this module knows to encode every seat's view of ``game``."""
-    if game.name == "cards":
+    if game.name == "cards" and encoder.numeric_scale == 1.0:  # Leaves adds numbers as they are
         from koth.agents.features_cards import cards_seat_encoder
 
         return cards_seat_encoder(encoder)

@@ -234,7 +234,9 @@ class ValueReader:
             base = feature_size(self.encoder)
             shared = self.evaluate(game, game.view(data, 0)) if self.shared_view else None
             for seat in range(n):
-                estimates = shared or self.evaluate(game, game.view(data, seat))
+                estimates = (
+                    shared if shared is not None else self.evaluate(game, game.view(data, seat))
+                )
                 for k in range(n):
                     x[seat, base + k] = estimates[(seat + k) % n]
         return x

@@ -92,6 +92,10 @@ class HashedViewEncoder:
     def size(self) -> int:
         return self._size
 
+    @property
+    def numeric_scale(self) -> float:
+        return self._scale
+
     def encode(self, view: dict[str, Any], out: FloatArray) -> None:
         sums = [0.0] * self._size  # summed in a list: numpy's item access costs more
         scale = self._scale
