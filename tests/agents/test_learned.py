@@ -69,9 +69,11 @@ def test_features_are_the_same_for_states_the_player_cannot_tell_apart(
     case: tuple[str, dict[str, Any]],
 ) -> None:
     """The conformance check of the features: a state redrawn by ``resample_hidden``
-    (everything the seat cannot know drawn again) gives that seat the same features."""
+    (everything the seat cannot know drawn again) gives that seat the same features,
+    from its view and from the state (every seat at once, as the search's leaves)."""
     name, params = case
     game = load_game(name, params)
+    reader = ValueReader(game, load_model(game))
     rng = random.Random(5)
     state = game.new_initial_state()
     checked = 0
@@ -79,11 +81,13 @@ def test_features_are_the_same_for_states_the_player_cannot_tell_apart(
         if state.is_chance_node():
             state.apply_action(sample_outcome(state.chance_outcomes(), rng))
             continue
+        rows = reader.state_rows(state.data)
         for seat in range(game.num_players):
             mine = _encode(game, state.data, seat)
             for _ in range(2):
                 other = game.resample_hidden(state.data, seat, rng)
                 assert np.array_equal(mine, _encode(game, other, seat))
+                assert np.array_equal(rows[seat], reader.state_rows(other)[seat])
         seats = [_encode(game, state.data, s) for s in range(game.num_players)]
         assert not np.array_equal(seats[0], seats[1])  # each seat is told which it is
         chosen = {p: rng.choice(list(state.legal_actions(p))) for p in state.acting_players()}
@@ -159,6 +163,8 @@ def test_the_terminal_opponent_plays_learned() -> None:
         ("learned:width=x", "bad learned option"),
         ("learned:iters=0", "iterations must be at least 1"),
         ("learned:model=/nonexistent/model.npz", "no learned model at"),
+        ("learned:steps=-1", "steps >= 0"),
+        ("learned:search=0:steps=4", "takes no search options"),
     ],
 )
 def test_bad_options_are_refused_before_play(spec: str, words: str) -> None:
@@ -297,3 +303,31 @@ def test_the_network_alone_compares_every_candidate_on_the_same_samples() -> Non
     action = agent.greedy(Counting(), info.legal_actions)  # type: ignore[arg-type]
     assert action in info.legal_actions
     assert Counting.calls == 3
+
+
+def test_the_learned_search_can_play_a_leaf_on_before_the_network_scores_it() -> None:
+    """``steps``: that many rollout steps first; at the end of the game the returns,
+    with none the network's values of the leaf itself."""
+    from koth.agents.learned import DEFAULT_STEPS, LearnedSearch
+
+    game = load_game("cards")
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+    values = {}
+    for steps in ("0", "100000"):
+        agent = make_agent(f"learned:iters=5:steps={steps}")
+        assert isinstance(agent, LearnedSearch)
+        agent.reset(game, 0, 1)
+        policy = agent._policy
+        assert policy is not None
+        values[steps] = agent.leaf_values(game, state.data, rng, policy, 30)
+    reader = ValueReader(game, load_model(game))
+    assert values["0"] == pytest.approx(reader.state_values(state.data))
+    assert values["100000"] in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    for name, default in (("cards", 0), ("board", DEFAULT_STEPS["board"])):
+        agent = make_agent("learned:iters=5")
+        assert isinstance(agent, LearnedSearch)
+        agent.reset(load_game(name), 0, 1)
+        assert agent._steps == default

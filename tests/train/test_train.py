@@ -181,8 +181,8 @@ def test_positions_waiting_for_a_draw_are_learnt_too() -> None:
     samples = play_self(settings, net, seed=3)
     encoder = encoder_for("board")
     assert isinstance(encoder, HashedViewEncoder)
-    roll = encoder._bucket("/phase=roll")
-    turn = encoder._bucket("/phase=turn")
+    roll = encoder.bucket("/phase=roll")
+    turn = encoder.bucket("/phase=turn")
     assert roll != turn
     phases = samples.x[:, [roll, turn]].astype(np.float32)
     assert np.any(phases[:, 0] >= 1) and np.any(phases[:, 1] >= 1)

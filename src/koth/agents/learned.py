@@ -6,7 +6,9 @@ player's expected return. The agent plays it two ways:
 
 - ``learned`` (``search=1``, the default): the game's tree search (``mcts`` for a game
   without hidden information, ``ismcts`` for one with it) whose new leaves are scored by
-  the network for every seat instead of by a rollout. Budget and search options as for
+  the network for every seat instead of by a rollout, after ``steps`` rollout steps
+  (``DEFAULT_STEPS``: 20 on the board, none on the cards). Every seat's input of a leaf
+  is built at once (``koth.agents.features``). Budget and search options as for
   ``mcts`` (``iters``, ``seconds``, ``c``, ...).
 - ``learned:search=0``: the network alone, one move ahead: each candidate action (the
   ``width``, default 2, best by the game's action ranking where it has one: on the board
@@ -34,10 +36,18 @@ import numpy as np
 import numpy.typing as npt
 
 from koth.agents.base import DecisionContext, InformationSet
+from koth.agents.features import seat_encoder, views_are_shared
 from koth.agents.heuristics import Evaluator, action_ranking, evaluator
 from koth.agents.ismcts import IsmctsAgent
 from koth.agents.mcts import MctsAgent, SearchAgent
-from koth.agents.search import Arms, Decision, RolloutPolicy, SearchSettings, rollout_policy
+from koth.agents.search import (
+    Arms,
+    Decision,
+    RolloutPolicy,
+    SearchSettings,
+    play_step,
+    rollout_policy,
+)
 from koth.core.encoding import HashedViewEncoder
 from koth.core.errors import InvalidParamsError, KothError
 from koth.core.game import Game
@@ -47,6 +57,9 @@ FloatArray = npt.NDArray[np.float32]
 
 #: seats and player counts the features name (the board seats up to four)
 MAX_SEATS = 4
+#: the learned search's rollout steps before the network scores a leaf, per game (0:
+#: the network scores the leaf itself); measured in docs/notes/agents.md
+DEFAULT_STEPS: dict[str, int] = {"board": 20}
 #: hashed-encoding buckets per game (the board's view has a few hundred leaves)
 ENCODER_SIZES: dict[str, int] = {"board": 1024}
 DEFAULT_ENCODER_SIZE = 512
@@ -185,6 +198,10 @@ class ValueReader:
         self.encoder = encoder_for(game.name)
         self.size = input_size(game)
         self.evaluate: Evaluator | None = evaluator(game)
+        hidden = has_hidden_information(game)
+        #: every seat's encoded view of a state at once (``koth.agents.features``)
+        self.encode_seats = seat_encoder(game, self.encoder, hidden)
+        self.shared_view = views_are_shared(game, hidden)
 
     def rows(self, count: int) -> FloatArray:
         return np.zeros((count, self.size), dtype=np.float32)
@@ -201,14 +218,32 @@ class ValueReader:
             for k in range(n):
                 out[base + k] = estimates[(seat + k) % n]
 
-    def state_values(self, data: Any) -> tuple[float, ...]:
-        """Every seat's value of a (sampled) state, each from that seat's view."""
+    def state_rows(self, data: Any) -> FloatArray:
+        """Every seat's input from a (sampled) state, row by seat: the same as ``write``
+        of each seat's view, built without a view per seat where the game allows
+        (``koth.agents.features``)."""
         game = self.game
         n = game.num_players
         x = self.rows(n)
+        self.encode_seats(game, data, x)
+        size = self.encoder.size
         for seat in range(n):
-            self.write(game.view(data, seat), seat, x[seat])
-        return tuple(float(v) for v in self.net(x))
+            x[seat, size + seat] = 1.0
+            x[seat, size + MAX_SEATS + n - 1] = 1.0
+        if self.evaluate is not None:
+            base = feature_size(self.encoder)
+            shared = self.evaluate(game, game.view(data, 0)) if self.shared_view else None
+            for seat in range(n):
+                estimates = (
+                    shared if shared is not None else self.evaluate(game, game.view(data, seat))
+                )
+                for k in range(n):
+                    x[seat, base + k] = estimates[(seat + k) % n]
+        return x
+
+    def state_values(self, data: Any) -> tuple[float, ...]:
+        """Every seat's value of a (sampled) state, each from that seat's view."""
+        return tuple(float(v) for v in self.net(self.state_rows(data)))
 
 
 class LearnedSearch(SearchAgent):
@@ -218,9 +253,14 @@ class LearnedSearch(SearchAgent):
 
     kind = "learned"
 
-    def __init__(self, settings: SearchSettings, model: str | None = None) -> None:
+    def __init__(
+        self, settings: SearchSettings, model: str | None = None, steps: int | None = None
+    ) -> None:
         super().__init__(settings)
         self.model = model
+        #: rollout steps before the network scores a leaf (None: the game's default)
+        self.steps = steps
+        self._steps = 0
         self.reader: ValueReader | None = None
         self._hidden = False
 
@@ -228,6 +268,7 @@ class LearnedSearch(SearchAgent):
         super().reset(game, player, seed)
         self.reader = ValueReader(game, load_model(game, self.model))
         self._hidden = has_hidden_information(game)
+        self._steps = DEFAULT_STEPS.get(game.name, 0) if self.steps is None else self.steps
 
     def _search(self, info: InformationSet[Any, Any], policy: RolloutPolicy, at: Decision) -> Arms:
         search = IsmctsAgent._search if self._hidden else MctsAgent._search
@@ -241,10 +282,15 @@ class LearnedSearch(SearchAgent):
         policy: RolloutPolicy,
         max_rollout: int,
     ) -> tuple[float, ...]:
-        if game.to_move(data).kind is NodeKind.TERMINAL:
-            return game.returns(data)
         if self.reader is None:
             raise KothError("learned: act() called before reset()")
+        for _ in range(self._steps):  # a short rollout first (``steps``)
+            after = play_step(game, data, rng, policy)
+            if after is None:
+                break
+            data = after
+        if game.to_move(data).kind is NodeKind.TERMINAL:
+            return game.returns(data)
         return self.reader.state_values(data)
 
 
@@ -258,11 +304,13 @@ class LearnedSettings:
     width: int = 2
     #: network alone: how often a random legal action is played instead (training)
     epsilon: float = 0.0
+    #: search: rollout steps before the network scores a leaf (None: DEFAULT_STEPS)
+    steps: int | None = None
 
     @staticmethod
     def split(options: Mapping[str, str]) -> tuple[LearnedSettings, dict[str, str]]:
         """The learned agent's own options, and the rest (the search's)."""
-        own = {"search", "model", "dets", "width", "eps"}
+        own = {"search", "model", "dets", "width", "eps", "steps"}
         mine = {k: v for k, v in options.items() if k in own}
         rest = {k: v for k, v in options.items() if k not in own}
         search = mine.get("search", "1")
@@ -275,14 +323,18 @@ class LearnedSettings:
                 dets=int(mine.get("dets", 2)),
                 width=int(mine.get("width", 2)),
                 epsilon=float(mine.get("eps", 0.0)),
+                steps=int(mine["steps"]) if "steps" in mine else None,
             )
         except ValueError as exc:
             raise InvalidParamsError(f"bad learned option: {exc}") from None
         if settings.dets < 1 or settings.width < 0 or not 0 <= settings.epsilon <= 1:
             raise InvalidParamsError("learned needs dets >= 1, width >= 0 and 0 <= eps <= 1")
-        if not settings.search and rest:
+        if settings.steps is not None and settings.steps < 0:
+            raise InvalidParamsError(f"learned needs steps >= 0, not {settings.steps}")
+        searching = set(rest) | ({"steps"} if settings.steps is not None else set())
+        if not settings.search and searching:
             raise InvalidParamsError(
-                f"learned:search=0 takes no search options (got {', '.join(sorted(rest))})"
+                f"learned:search=0 takes no search options (got {', '.join(sorted(searching))})"
             )
         return settings, rest
 
@@ -294,7 +346,7 @@ def make_learned(options: Mapping[str, str]) -> NetworkAgent | LearnedSearch:
         return NetworkAgent(settings)
     if "iters" not in rest and "seconds" not in rest:
         rest = {**rest, "iters": "300"}
-    return LearnedSearch(SearchSettings.from_options(rest), settings.model)
+    return LearnedSearch(SearchSettings.from_options(rest), settings.model, settings.steps)
 
 
 class NetworkAgent:

@@ -381,6 +381,24 @@ def default_max_rollout(game: Game[Any, Any, Any], max_rollout: int | None) -> i
     return 30 if state_evaluator(game) is not None else 400
 
 
+def play_step(
+    game: Game[Any, Any, Any], data: Any, rng: random.Random, policy: RolloutPolicy
+) -> Any | None:
+    """``data`` one step on (a sampled draw, or ``policy``'s move for each player to
+    act), or None at the end of the game."""
+    to_move = game.to_move(data)
+    kind = to_move.kind
+    if kind is NodeKind.TERMINAL:
+        return None
+    if kind is NodeKind.CHANCE:
+        return game.apply(data, CHANCE, sample_outcome(game.chance_outcomes(data), rng))
+    if kind is NodeKind.PLAYER:
+        player = to_move.players[0]
+        return game.apply(data, player, policy(game, data, player, rng))
+    joint = {p: policy(game, data, p, rng) for p in to_move.players}
+    return game.apply_joint(data, joint)
+
+
 def rollout(
     game: Game[Any, Any, Any],
     data: Any,
@@ -396,18 +414,10 @@ def rollout(
             done = whole.playout(game, data, rng, whole.epsilon, max_steps - step)
             if done is not None:
                 return done
-        to_move = game.to_move(data)
-        kind = to_move.kind
-        if kind is NodeKind.TERMINAL:
+        after = play_step(game, data, rng, policy)
+        if after is None:
             return game.returns(data)
-        if kind is NodeKind.CHANCE:
-            data = game.apply(data, CHANCE, sample_outcome(game.chance_outcomes(data), rng))
-        elif kind is NodeKind.PLAYER:
-            player = to_move.players[0]
-            data = game.apply(data, player, policy(game, data, player, rng))
-        else:
-            joint = {p: policy(game, data, p, rng) for p in to_move.players}
-            data = game.apply_joint(data, joint)
+        data = after
     if game.to_move(data).kind is NodeKind.TERMINAL:
         return game.returns(data)
     fast = state_evaluator(game)

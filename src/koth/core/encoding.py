@@ -92,10 +92,14 @@ class HashedViewEncoder:
     def size(self) -> int:
         return self._size
 
+    @property
+    def numeric_scale(self) -> float:
+        return self._scale
+
     def encode(self, view: dict[str, Any], out: FloatArray) -> None:
         sums = [0.0] * self._size  # summed in a list: numpy's item access costs more
         scale = self._scale
-        bucket = self._bucket
+        bucket = self.bucket
         for path, value in _leaves(view, ""):
             if isinstance(value, int | float) and not isinstance(value, bool):
                 sums[bucket(path)] += float(value) * scale
@@ -104,7 +108,8 @@ class HashedViewEncoder:
                 sums[bucket(f"{path}={value}")] += 1.0
         out[:] = sums
 
-    def _bucket(self, text: str) -> int:
+    def bucket(self, text: str) -> int:
+        """The bucket of a leaf's text (its path, or path ``=`` value)."""
         found = self._buckets.get(text)
         if found is None:
             found = _bucket(text, self._size)
