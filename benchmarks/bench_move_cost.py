@@ -9,7 +9,13 @@ kind: POSTs, CPU a POST (``time.process_time`` of the whole Python process, data
 threads and the client included, nothing else running meanwhile) and transactions a
 POST (SQLAlchemy's ``begin`` events on the app's engine).
 
-Usage: python benchmarks/bench_move_cost.py [--games 20] [--posts 600]
+With ``--store N`` it measures the storage alone instead, in one thread, N times each
+way in turns: the database work of the choice that completes a simultaneous node as one
+transaction (``add_pending`` appending the joint move) and as two (``add_pending``
+reading the other seats' choices, then ``append_moves``), the thread's CPU
+(``time.thread_time``) of that work alone (the joint move is a fixed one: no rules run).
+
+Usage: python benchmarks/bench_move_cost.py [--games 20] [--posts 600] [--store N]
        [--database postgresql+psycopg://...]
 """
 
@@ -95,6 +101,52 @@ async def run(database: str, games: int, posts: int) -> dict[str, list[tuple[flo
     return costs
 
 
+def store_costs(database: str, rounds: int) -> dict[str, list[float]]:
+    """The thread's CPU of a completing choice's database work, one and two
+    transactions in turns (``rounds`` each), on one stored two-seat game."""
+    from koth.server.database import make_engine, migrate
+    from koth.server.games.rows import StoredSeat
+    from koth.server.games.schemas import GameStatus, SeatKind
+    from koth.server.games.store import Append, Repository
+
+    engine = make_engine(database)
+    migrate(engine)
+    repository = Repository(engine)
+    seats = [StoredSeat(s, SeatKind.HUMAN, None, None, f"h{s}", True) for s in (0, 1)]
+    repository.create_game(
+        game_id="bench",
+        game_name="cards",
+        params={},
+        chance_seed=1,
+        seats=seats,
+        status=GameStatus.RUNNING,
+        initial_moves=[],
+    )
+    joint = {"joint": {"0": "play 3", "1": "play 5"}}
+    chance = {"player": -1, "action": "deal 7"}
+    appended = Append([joint, chance], clock=(None, None))
+    both = frozenset({0, 1})
+    costs: dict[str, list[float]] = {"one": [], "two": []}
+    version = 0
+    for _ in range(rounds):
+        for way in ("one", "two"):
+            repository.add_pending("bench", version, 0, "play 3", both)
+            start = time.thread_time()
+            if way == "one":
+                repository.add_pending(
+                    "bench", version, 1, "play 5", both, complete=lambda _j, _m: appended
+                )
+            else:
+                repository.add_pending("bench", version, 1, "play 5", both)
+                repository.append_moves(
+                    "bench", version, appended.moves, pending=(1, "play 5"), clock=(None, None)
+                )
+            costs[way].append(time.thread_time() - start)
+            version += 2
+    engine.dispose()
+    return costs
+
+
 def fresh_schema(database: str) -> tuple[str, str]:
     """A new schema of ``database`` for one run (dropped afterwards) and its URL."""
     schema = f"bench_move_{uuid.uuid4().hex[:10]}"
@@ -114,6 +166,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--posts", type=int, default=600)
+    parser.add_argument("--store", type=int, default=0, metavar="N")
     parser.add_argument("--database", default=DEFAULT_DATABASE)
     args = parser.parse_args()
     schema = None
@@ -121,10 +174,23 @@ def main() -> None:
     if url.startswith("postgresql"):
         schema, url = fresh_schema(args.database)
     try:
-        costs = asyncio.run(run(url, args.games, args.posts))
+        if args.store:
+            ways = store_costs(url, args.store)
+        else:
+            costs = asyncio.run(run(url, args.games, args.posts))
     finally:
         if schema is not None:
             drop_schema(args.database, schema)
+    if args.store:
+        print("| completing choice's storage | rounds | CPU (mean) | CPU (median) |")
+        print("| --- | --- | --- | --- |")
+        for way, found in ways.items():
+            print(
+                f"| {way} transaction{'s' if way == 'two' else ''} | {len(found)} "
+                f"| {1000 * statistics.mean(found):.2f} ms "
+                f"| {1000 * statistics.median(found):.2f} ms |"
+            )
+        return
     everything = [c for kind in costs.values() for c in kind]
     print("| POST | count | CPU a POST (mean) | CPU a POST (median) | transactions a POST |")
     print("| --- | --- | --- | --- | --- |")
