@@ -513,13 +513,10 @@ class Repository(SeatStore):
         except IntegrityError:
             pass
 
-    def hinted_seats(self, game_id: str, version: int) -> list[int]:
-        """The seats given a hint at ``version``, in order."""
-        with self._sessions() as session:
-            return self._hints_in(session, game_id, version)
-
     @staticmethod
     def _hints_in(session: Session, game_id: str, version: int) -> list[int]:
+        """The seats given a hint at ``version``, in order (read in the move's own
+        transaction)."""
         return list(
             session.scalars(
                 select(HintRow.seat)
