@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
-from koth.server.games.rows import GameRow, PendingRow
+from koth.server.games.rows import GameRow
 from koth.server.games.schemas import GameStatus
 from koth.server.games.store import Repository
 
@@ -65,15 +65,3 @@ def next_deadline(repository: Repository) -> datetime | None:
             .limit(1)
         )
     return found if found is None or found.tzinfo else found.replace(tzinfo=UTC)
-
-
-def submitted_at(repository: Repository, game_id: str, version: int) -> dict[int, float]:
-    """When each secret choice waiting at the node of ``version`` was made (epoch
-    seconds): a chess clock stops when its seat has chosen."""
-    with Session(repository.engine) as session:
-        rows = session.execute(
-            select(PendingRow.seat, PendingRow.created).where(
-                PendingRow.game_id == game_id, PendingRow.version == version
-            )
-        ).all()
-    return {seat: (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp() for seat, at in rows}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,7 +49,7 @@ from koth.server.games.messages import (
 )
 from koth.server.games.notes import notes_after
 from koth.server.games.notice import Appended, Submitted, Withdrawn, appended
-from koth.server.games.rows import StoredSeat
+from koth.server.games.rows import StoredGame, StoredSeat
 from koth.server.games.schemas import (
     CreatedGameResponse,
     GameStatus,
@@ -60,7 +60,13 @@ from koth.server.games.schemas import (
     TableInfo,
 )
 from koth.server.games.seating import Seating
-from koth.server.games.store import Repository, TurnClaim, count_decisions, move_json
+from koth.server.games.store import (
+    Append,
+    Repository,
+    TurnClaim,
+    count_decisions,
+    move_json,
+)
 from koth.server.metrics import MOVES
 from koth.server.names import player_name
 
@@ -94,6 +100,36 @@ def resolve_chance(state: GameState[Any, Any], seed: int, version: int) -> list[
 def _outcome_json(state: GameState[Any, Any]) -> dict[str, Any] | None:
     outcome = state.outcome()
     return dict(outcome.to_json()) if outcome is not None else None
+
+
+def _hint_seat(live: LiveGame) -> int | None:
+    """The seat whose moves may follow a hint: the one person's at a table of
+    computers (None at any other table: the store is not asked)."""
+    people = [s.seat for s in live.stored.seats if s.kind is SeatKind.HUMAN]
+    return people[0] if len(people) == 1 else None
+
+
+def _append_after(
+    stored: StoredGame,
+    version: int,
+    ran: set[int],
+    after: GameState[Any, Any],
+    move: dict[str, Any],
+    paid: dict[int, float],
+) -> Append:
+    """What ``move`` stores, made at ``version`` of ``stored`` by the seats of ``paid``
+    (each at the time given) and leading to ``after``: the move, the chance that follows
+    (sampled onto ``after``), and the game's status, end and clock after them (``ran``:
+    the seats whose clock ran before it). Pure: any thread."""
+    moves = [move, *resolve_chance(after, stored.chance_seed, version + 1)]
+    clock, deadline = timekeeping.clock_between(stored.clock, stored.seats, ran, after, paid)
+    return Append(
+        moves,
+        status=GameStatus.FINISHED if after.is_terminal() else None,
+        computer_due=owes_computer(clocks.acting_seats(stored.seats, clock), after),
+        outcome=_outcome_json(after),
+        clock=(clock, timekeeping.as_time(deadline)),
+    )
 
 
 class GameService(Seating):
@@ -290,9 +326,8 @@ class GameService(Seating):
                 else:
                     after = state.clone()
                     after.apply_action(parsed, seat)
-                    hinted = await self._hinted(live, [seat])
-                    move = move_json(RecordedMove(player=seat, action=text), hinted)
-                    change = await self._commit(live, after, [move], None)
+                    move = move_json(RecordedMove(player=seat, action=text))
+                    change = await self._commit(live, after, move, _hint_seat(live) == seat)
             except StaleVersionError:
                 self.forget(game_id)  # another process wrote first: replay on next use
                 raise
@@ -341,84 +376,85 @@ class GameService(Seating):
     async def _submit_simultaneous(
         self, live: LiveGame, seat: int, text: str
     ) -> Appended | Submitted:
+        """Store ``seat``'s secret choice, or, when it is the last, append the joint move
+        (and the chance that follows): one transaction either way. The joint move is
+        computed in the database thread from the choices read under the row lock."""
         game_id, version = live.stored.id, live.version
         acting = frozenset(live.state.acting_players())
         seats = clocks.acting_seats(live.stored.seats, live.stored.clock)
         computers = frozenset(s.seat for s in seats if s.kind is SeatKind.COMPUTER)
-        stored, pending = await self._db(
-            self.repository.add_pending, game_id, version, seat, text, acting, computers
+        state, stored, ran = live.state, live.stored, timekeeping.ran_before(live)
+        reached: list[GameState[Any, Any]] = []  # the state after the joint move
+
+        def complete(joint: dict[int, str], made: dict[int, float]) -> Append:
+            after = state.clone()
+            after.apply_actions(joint)
+            reached.append(after)
+            paid = timekeeping.paid_times(stored.clock, joint, made)
+            return _append_after(
+                stored, version, ran, after, move_json(RecordedMove(joint=joint)), paid
+            )
+
+        choice = await self._db(
+            self.repository.add_pending,
+            game_id,
+            version,
+            seat,
+            text,
+            acting,
+            computers,
+            complete=complete,
+            hint_seat=_hint_seat(live),
         )
-        if stored:  # another seat has still to choose
-            live.pending = {**pending, seat: text}
+        if choice.stored:  # another seat has still to choose
+            live.pending = {**choice.others, seat: text}
             live.submitted = frozenset(live.pending)
             return Submitted(seat=seat)
-        joint = {**pending, seat: text}
-        after = live.state.clone()
-        after.apply_actions(joint)
-        hinted = await self._hinted(live, joint)
-        move = move_json(RecordedMove(joint=joint), hinted)
-        paid = await timekeeping.paid_times(self, live, joint)
-        return await self._commit(live, after, [move], (seat, text), paid)
+        assert choice.version is not None and choice.appended is not None
+        return self._took(live, reached[0], choice.version, choice.appended)
 
     async def _commit(
-        self,
-        live: LiveGame,
-        after: GameState[Any, Any],
-        moves: list[dict[str, Any]],
-        pending: tuple[int, str] | None,
-        paid: dict[int, float] | None = None,
+        self, live: LiveGame, after: GameState[Any, Any], move: dict[str, Any], hints: bool
     ) -> Appended:
-        """Store ``moves`` (and the chance that follows), made by the seats of ``paid``
-        at the times given (default: the one mover, now); then cache ``after``. Returns
-        the change as the other processes are told of it."""
-        seed = live.stored.chance_seed
-        moves = moves + resolve_chance(after, seed, live.version + len(moves))
-        committed = len(moves)
-        status = GameStatus.FINISHED if after.is_terminal() else None
-        if paid is None:
-            paid = {p: time.time() for p in live.state.to_move().players if p >= 0}
-        clock, deadline = timekeeping.clock_after(live, after, paid)
-        version = await self._db(
-            self.repository.append_moves,
-            live.stored.id,
-            live.version,
-            moves,
-            status=status,
-            pending=pending,
-            computer_due=owes_computer(clocks.acting_seats(live.stored.seats, clock), after),
-            outcome=_outcome_json(after),
-            clock=(clock, timekeeping.as_time(deadline)),
+        """Store ``move``, made by the one seat to move, now (and the chance that
+        follows; ``hints``: marked with the hints given before it, read in the same
+        transaction); then cache ``after``. Returns the change as the other processes
+        are told of it."""
+        paid = {p: time.time() for p in live.state.to_move().players if p >= 0}
+        append = _append_after(
+            live.stored, live.version, timekeeping.ran_before(live), after, move, paid
         )
-        MOVES.inc(committed)
+        version, moves = await self._db(
+            self.repository.append, live.stored.id, live.version, append, hints=hints
+        )
+        return self._took(live, after, version, replace(append, moves=moves))
+
+    def _took(
+        self, live: LiveGame, after: GameState[Any, Any], version: int, append: Append
+    ) -> Appended:
+        """``append`` is committed at ``version``: only now does the cache (and so every
+        client) see the move."""
+        MOVES.inc(len(append.moves))
         book = live.book.copy() if live.book is not None else None
         notes = notes_after(live.state, after, live.notes, book)
-        # committed: only now does the cache (and so every client) see the move
         before = live.version
         live.moved(after, version, notes, book)
-        decisions = live.stored.decisions + count_decisions(moves)
+        clock, deadline = append.clock if append.clock is not None else (None, None)
         live.stored = stored = replace(
             live.stored,
-            status=status or live.stored.status,
+            status=append.status or live.stored.status,
             version=version,
-            decisions=decisions,
-            outcome=_outcome_json(after),
+            decisions=live.stored.decisions + count_decisions(append.moves),
+            outcome=append.outcome,
             clock=clock,
-            deadline=timekeeping.as_time(deadline),
+            deadline=deadline,
         )
-        return appended(before, moves, stored)
+        return appended(before, append.moves, stored)
 
     async def note_hint(self, game_id: str, version: int, seat: int) -> None:
         """``seat`` was given a hint at ``version``: its move there is marked so, whichever
         process receives it (the mark is stored)."""
         await self._db(self.repository.add_hint, game_id, version, seat)
-
-    async def _hinted(self, live: LiveGame, seats: Collection[int]) -> list[int]:
-        """Those of ``seats`` given a hint at the current decision (only a person playing
-        the computer alone gets hints: for any other move the store is not asked)."""
-        people = [s.seat for s in live.stored.seats if s.kind is SeatKind.HUMAN]
-        if len(people) != 1 or people[0] not in seats:
-            return []
-        return await self._db(self.repository.hinted_seats, live.stored.id, live.version)
 
     # --------------------------------------------------------------- records
     async def replay(self, game_id: str, token: str | None, lang: str = DEFAULT) -> ReplayResponse:

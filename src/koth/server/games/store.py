@@ -5,17 +5,19 @@ runs these calls in worker threads.
 
 A game is its parameters plus an append-only list of moves (event sourcing).
 
-Writes that advance a game go through ``append_moves``: one transaction moves
+Writes that advance a game go through ``append`` (``append_moves``), or through
+``add_pending`` for the choice that completes a simultaneous node: one transaction moves
 ``games.version`` from the expected value to the new one (a compare-and-set that fails
 when another writer got there first) and inserts the move rows, whose
-UNIQUE(game_id, version) is the second line of defence. Nothing is acknowledged to a
-client before that transaction commits.
+UNIQUE(game_id, version) is the second line of defence. A move is one transaction: what
+it reads (the hints given before it, the other seats' choices and when they were made)
+is read in it. Nothing is acknowledged to a client before that transaction commits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,8 +56,44 @@ class Changes:
     pending: dict[int, str]
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """What a move stores: the moves appended after the expected version (the move,
+    then the chance that follows) and the game row's columns after them (``clock``:
+    the clock and its next deadline)."""
+
+    moves: list[dict[str, Any]]
+    status: GameStatus | None = None
+    computer_due: bool = False
+    outcome: dict[str, Any] | None = None
+    clock: tuple[dict[str, Any] | None, datetime | None] | None = None
+
+
+#: the joint move that completes a simultaneous node, computed under the game's row lock
+#: from every seat's choice there and when each waiting choice was made (epoch seconds)
+Completion = Callable[[dict[int, str], dict[int, float]], Append]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A seat's secret choice at a simultaneous node, as ``add_pending`` took it."""
+
+    #: it waits for another seat's choice (stored)
+    stored: bool
+    #: the other seats' choices waiting at the node
+    others: dict[int, str]
+    #: the node completed: the game's new version and what was appended (its first
+    #: move the joint one, with the hint mark)
+    version: int | None = None
+    appended: Append | None = None
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _epoch(at: datetime) -> float:
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
 
 
 def move_json(move: RecordedMove, hinted: Sequence[int] = ()) -> dict[str, Any]:
@@ -73,6 +111,19 @@ def recorded_move(stored: dict[str, Any]) -> RecordedMove:
 def count_decisions(moves: Sequence[dict[str, Any]]) -> int:
     """How many of the stored ``moves`` a seat chose (a chance step's player is -1)."""
     return sum(1 for m in moves if m.get("player") != -1)
+
+
+def _marked(moves: list[dict[str, Any]], hinted: Sequence[int]) -> list[dict[str, Any]]:
+    """``moves``, the first one marked with the seats given a hint before it (if any)."""
+    if not hinted or not moves:
+        return moves
+    return [{**moves[0], "hinted": sorted(hinted)}, *moves[1:]]
+
+
+def _move_taken(game_id: str, version: int) -> StaleVersionError:
+    return StaleVersionError(
+        f"stale: game {game_id} already has a move after version {version}; reload and try again"
+    )
 
 
 class Repository(SeatStore):
@@ -250,57 +301,69 @@ class Repository(SeatStore):
         ``outcome``: the game's end, stored with the moves that reach it; ``clock``: the
         clock and deadline after them.
         """
-        new_version = expected_version + len(moves)
+        append = Append(list(moves), status, computer_due, outcome, clock)
+        return self.append(game_id, expected_version, append, pending=pending)[0]
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        append: Append,
+        *,
+        pending: tuple[int, str] | None = None,
+        hints: bool = False,
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """``append_moves`` of ``append``; ``hints``: the seats given a hint at
+        ``expected_version`` are read in the same transaction and mark its first move.
+        Returns the new version and the moves as stored."""
+        try:
+            with self._sessions.begin() as session:
+                hinted = self._hints_in(session, game_id, expected_version) if hints else []
+                moves = _marked(append.moves, hinted)
+                self._append_in(session, game_id, expected_version, append, moves, pending)
+        except IntegrityError:
+            raise _move_taken(game_id, expected_version) from None
+        return expected_version + len(moves), moves
+
+    def _append_in(
+        self,
+        session: Session,
+        game_id: str,
+        expected_version: int,
+        append: Append,
+        moves: list[dict[str, Any]],
+        pending: tuple[int, str] | None,
+    ) -> None:
+        """The writes of ``append`` (its moves as ``moves``) in ``session``'s transaction."""
         now = _now()
         values: dict[str, Any] = {
-            "version": new_version,
-            "computer_due": computer_due,
+            "version": expected_version + len(moves),
+            "computer_due": append.computer_due,
             "updated": now,
             "decisions": GameRow.decisions + count_decisions(moves),
         }
-        if status is not None:
-            values["status"] = status
-        if outcome is not None:
-            values["outcome"] = outcome
-        if clock is not None:
-            values["clock"], values["deadline"] = clock
-        try:
-            with self._sessions.begin() as session:
-                # compare-and-set: of two writers expecting the same version exactly
-                # one matches; the other's UPDATE waits for the row lock, then matches
-                # nothing.
-                result = session.execute(
-                    update(GameRow)
-                    .where(
-                        GameRow.id == game_id,
-                        GameRow.version == expected_version,
-                        GameRow.status != GameStatus.FINISHED,
-                    )
-                    .values(**values)
+        if append.status is not None:
+            values["status"] = append.status
+        if append.outcome is not None:
+            values["outcome"] = append.outcome
+        if append.clock is not None:
+            values["clock"], values["deadline"] = append.clock
+        self._compare_and_set(session, game_id, expected_version, values)
+        if pending is not None:
+            seat, action = pending
+            session.add(
+                PendingRow(
+                    game_id=game_id,
+                    version=expected_version,
+                    seat=seat,
+                    action=action,
+                    created=_now(),
                 )
-                if rows_matched(result) != 1:
-                    raise self._stale(session, game_id, expected_version)
-                if pending is not None:
-                    seat, action = pending
-                    session.add(
-                        PendingRow(
-                            game_id=game_id,
-                            version=expected_version,
-                            seat=seat,
-                            action=action,
-                            created=_now(),
-                        )
-                    )
-                session.add_all(
-                    MoveRow(game_id=game_id, version=expected_version + i + 1, move=m, created=now)
-                    for i, m in enumerate(moves)
-                )
-        except IntegrityError:
-            raise StaleVersionError(
-                f"stale: game {game_id} already has a move after version {expected_version}; "
-                "reload and try again"
-            ) from None
-        return new_version
+            )
+        session.add_all(
+            MoveRow(game_id=game_id, version=expected_version + i + 1, move=m, created=now)
+            for i, m in enumerate(moves)
+        )
 
     # ------------------------------------------------------------ turn claims
     def claim_turn(self, game_id: str) -> TurnClaim | None:
@@ -331,28 +394,44 @@ class Repository(SeatStore):
         action: str,
         acting: frozenset[int],
         computers: frozenset[int] = frozenset(),
-    ) -> tuple[bool, dict[int, str]]:
+        *,
+        complete: Completion | None = None,
+        hint_seat: int | None = None,
+    ) -> Choice:
         """One seat's secret submission at the simultaneous node of ``version``, where
         the seats ``acting`` act (``computers``: those a computer plays), and the other
         seats' submissions there. If another acting seat has still to submit, it is
-        stored (True; one round trip); if it is the last, nothing is stored (False): the
-        caller appends the joint move, with this one, through ``append_moves``."""
+        stored (``stored``). If it is the last: with ``complete``, the joint move it
+        computes is appended with this submission in the same transaction (the hints
+        given at the node are read for it when ``hint_seat`` is one of the seats that
+        chose); without, nothing is stored and the caller appends the joint move, with
+        this one, through ``append_moves``. One transaction either way."""
+        completing = False
         try:
             with self._sessions.begin() as session:
                 self._lock_node(session, game_id, version)
                 rows = session.execute(
-                    select(PendingRow.seat, PendingRow.action).where(
+                    select(PendingRow.seat, PendingRow.action, PendingRow.created).where(
                         PendingRow.game_id == game_id, PendingRow.version == version
                     )
                 ).all()
-                pending = {s: a for s, a in rows}
+                pending = {s: a for s, a, _ in rows}
                 if seat in pending:
                     raise AlreadySubmittedError(
                         f"seat {seat} has already chosen its action at this point"
                     )
                 waiting = acting - set(pending) - {seat}
                 if not waiting:
-                    return False, pending
+                    if complete is None:
+                        return Choice(False, pending)
+                    completing = True
+                    joint = {**pending, seat: action}
+                    hinted = self._hints_in(session, game_id, version) if hint_seat in joint else []
+                    append = complete(joint, {s: _epoch(at) for s, _, at in rows})
+                    moves = _marked(append.moves, hinted)
+                    self._append_in(session, game_id, version, append, moves, (seat, action))
+                    appended = replace(append, moves=moves)
+                    return Choice(False, pending, version + len(moves), appended)
                 session.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id)
@@ -363,8 +442,10 @@ class Repository(SeatStore):
                         game_id=game_id, version=version, seat=seat, action=action, created=_now()
                     )
                 )
-                return True, pending
+                return Choice(True, pending)
         except IntegrityError:
+            if completing:
+                raise _move_taken(game_id, version) from None
             raise AlreadySubmittedError(
                 f"seat {seat} has already submitted its action at version {version}"
             ) from None
@@ -388,6 +469,14 @@ class Repository(SeatStore):
     def _lock_node(self, session: Session, game_id: str, version: int) -> None:
         """A no-op update that locks the game row and checks its version, so a pending
         submission is never added to (or taken from) a node already resolved."""
+        self._compare_and_set(session, game_id, version, {"version": version})
+
+    def _compare_and_set(
+        self, session: Session, game_id: str, version: int, values: dict[str, Any]
+    ) -> None:
+        """Set ``values`` on the game if it is unfinished at ``version``, else raise (not
+        found, over, or stale). Of two writers expecting the same version exactly one
+        matches; the other's UPDATE waits for the row lock, then matches nothing."""
         result = session.execute(
             update(GameRow)
             .where(
@@ -395,7 +484,7 @@ class Repository(SeatStore):
                 GameRow.version == version,
                 GameRow.status != GameStatus.FINISHED,
             )
-            .values(version=version)
+            .values(**values)
         )
         if rows_matched(result) != 1:
             raise self._stale(session, game_id, version)
@@ -424,16 +513,17 @@ class Repository(SeatStore):
         except IntegrityError:
             pass
 
-    def hinted_seats(self, game_id: str, version: int) -> list[int]:
-        """The seats given a hint at ``version``, in order."""
-        with self._sessions() as session:
-            return list(
-                session.scalars(
-                    select(HintRow.seat)
-                    .where(HintRow.game_id == game_id, HintRow.version == version)
-                    .order_by(HintRow.seat)
-                )
+    @staticmethod
+    def _hints_in(session: Session, game_id: str, version: int) -> list[int]:
+        """The seats given a hint at ``version``, in order (read in the move's own
+        transaction)."""
+        return list(
+            session.scalars(
+                select(HintRow.seat)
+                .where(HintRow.game_id == game_id, HintRow.version == version)
+                .order_by(HintRow.seat)
             )
+        )
 
     # -------------------------------------------------------------- analyses
     def analysis(self, game_id: str) -> dict[str, Any] | None:

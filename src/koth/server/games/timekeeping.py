@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -22,6 +23,7 @@ from koth.server.games import clock_store, clocks
 from koth.server.games.clock_schemas import ClockMode, EndReason, OnTimeout
 from koth.server.games.live import LiveGame
 from koth.server.games.publishing import GamePublisher
+from koth.server.games.rows import StoredSeat
 from koth.server.games.schemas import GameStatus
 
 log = logging.getLogger(__name__)
@@ -73,26 +75,41 @@ def clock_after(
 ) -> tuple[clocks.Clock | None, float | None]:
     """The clock once the seats of ``paid`` (each at the time given) made the move that
     leads from ``live``'s state to ``after``, and its next deadline."""
+    return clock_between(live.stored.clock, live.stored.seats, ran_before(live), after, paid)
+
+
+def ran_before(live: LiveGame) -> set[int]:
+    """The seats whose clock runs at ``live``'s state (none: the game is not timed)."""
     clock = live.stored.clock
+    if not clocks.timed(clock) or clock is None:
+        return set()
+    return set(clocks.owing(live.state, live.stored.seats, clock))
+
+
+def clock_between(
+    clock: clocks.Clock | None,
+    seats: Sequence[StoredSeat],
+    ran: set[int],
+    after: Any,
+    paid: dict[int, float],
+) -> tuple[clocks.Clock | None, float | None]:
+    """``clock_after`` from what the caller read before the move: the game's ``clock``
+    and ``seats``, and the seats whose clock ran (``ran_before``); any thread."""
     if not clocks.timed(clock) or clock is None:
         return clock, None
     now = time.time()
-    ran = set(clocks.owing(live.state, live.stored.seats, clock))
     new = clocks.after_decisions(clock, {s: t for s, t in paid.items() if s in ran}, now)
-    return new, clocks.deadline(new, clocks.owing(after, live.stored.seats, new))
+    return new, clocks.deadline(new, clocks.owing(after, seats, new))
 
 
-async def paid_times(
-    service: GamePublisher, live: LiveGame, joint: dict[int, str]
+def paid_times(
+    clock: clocks.Clock | None, joint: dict[int, str], made: dict[int, float]
 ) -> dict[int, float]:
-    """When each seat of a secret choice chose (the last one: now)."""
+    """When each seat of a secret choice chose (the last one: now): with a chess clock,
+    when its choice was stored (``made``); with any other, now."""
     now = time.time()
-    clock = live.stored.clock
     if clock is None or clock["mode"] != ClockMode.CHESS.value:
         return dict.fromkeys(joint, now)
-    made = await asyncio.to_thread(
-        clock_store.submitted_at, service.repository, live.stored.id, live.version
-    )
     return {seat: made.get(seat, now) for seat in joint}
 
 
