@@ -378,6 +378,9 @@ def step_one(
 #: how many games ahead the batch's loops ask for the rows a step reads (a game's step
 #: takes about a microsecond, several times the wait for one line from memory)
 AHEAD = 2
+#: the batch size from which the loops give prefetch hints: a smaller batch stays in
+#: the core's caches, where a hint is an instruction that fetches nothing
+FETCH_FROM = 128
 
 
 @jit_inline
@@ -416,8 +419,10 @@ def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: i
     ``board_buffer.step_arrays`` builds them, unpacked once here (not once a game)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
+    ahead = g.shape[0] >= FETCH_FROM
     for i in range(lo, hi):
-        fetch_ahead(g, prm, obs, mask, ids, count, i)
+        if ahead:
+            fetch_ahead(g, prm, obs, mask, ids, count, i)
         if active[i]:
             step_one(
                 g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,
