@@ -38,7 +38,6 @@ from koth.vector.board_layout import (
     F_DICE,
     F_EXCLUDED,
     F_HAND,
-    F_NDICE,
     F_OFFER,
     F_ORDER,
     F_PHASE,
@@ -144,7 +143,9 @@ def observe_changes(
     mask ``locs`` (``F_CHANGED``: where the rules changed a count). The counts of the
     seats beyond the table are never written: they stay 0."""
     n = prm[P_N]
-    row[:O_UNITS] = 0
+    # Every entry of the first O_UNITS of a seat at the table is written below, so the
+    # row is not cleared first (a memset of 400 bytes a player a step); the entries of
+    # the seats and areas beyond the table are never written and stay 0.
     phase = g[i, F_PHASE]
     row[O_PHASE] = phase
     row[O_ROUND] = g[i, F_ROUND]
@@ -158,8 +159,7 @@ def observe_changes(
         row[O_MOVER] = MOVER_OVER
     else:
         row[O_MOVER] = seat_from(mover - TM_PLAYER0, me, n)
-    if prm[P_COUNTDOWN]:
-        row[O_COUNTDOWN] = g[i, F_COUNTDOWN]
+    row[O_COUNTDOWN] = g[i, F_COUNTDOWN] if prm[P_COUNTDOWN] else 0
     row[O_TERMINATION] = g[i, F_TERMINATION] + 1
     if g[i, F_OFFER + 2] >= 0:
         row[O_OFFER] = g[i, F_OFFER] + 1
@@ -167,22 +167,29 @@ def observe_changes(
         row[O_OFFER + 2] = seat_from(g[i, F_OFFER + 2], me, n) + 1
         row[O_OFFER + 3] = g[i, F_OFFER + 3] + 1
         row[O_OFFER + 4] = g[i, F_OFFER + 4] + 1
+    else:
+        for k in range(5):
+            row[O_OFFER + k] = 0
     for tile in range(28):
         row[O_TERRAIN + tile] = g[i, F_TERRAIN + tile] + 1
     for k in range(n):
         row[O_AREA_TOUCH + k] = g[i, F_AREA_POS + k] + 1
+        row[O_AREA_OWNER + k] = 0  # before the draw of the areas (then set below)
     for q in range(n):
         r = seat_from(q, me, n)
         if g[i, F_AREA_OF + q] > 0:
             row[O_AREA_OWNER + g[i, F_AREA_OF + q] - 1] = r + 1
         for t in range(3):
             row[O_HAND + r * 3 + t] = g[i, F_HAND + q * 3 + t]
-        for k in range(g[i, F_NDICE + q]):
+        # the faces past a pool are 0 in the row too (add_face, remove_die, clear_dice)
+        for k in range(4):
             row[O_DICE + r * 4 + k] = g[i, F_DICE + q * 4 + k]
         row[O_POINTS + r] = g[i, F_POINTS + q]
         row[O_DECLINED + r] = g[i, F_DECLINED] >> q & 1
         excluded = g[i, F_EXCLUDED + q]
-        if excluded >= 0:
+        if excluded < 0:
+            row[O_EXCLUDED + r] = 0
+        else:
             row[O_EXCLUDED + r] = excluded + 2 if q == me or phase == OVER else 1
         row[O_USED + r] = g[i, F_USED + q]
         row[O_WINNER + r] = g[i, F_WINNERS] >> q & 1
@@ -371,6 +378,9 @@ def step_one(
 #: how many games ahead the batch's loops ask for the rows a step reads (a game's step
 #: takes about a microsecond, several times the wait for one line from memory)
 AHEAD = 2
+#: the batch size from which the loops give prefetch hints: a smaller batch stays in
+#: the core's caches, where a hint is an instruction that fetches nothing
+FETCH_FROM = 128
 
 
 @jit_inline
@@ -409,8 +419,10 @@ def step_range(arrays: Array, autoreset: bool, auto_chance: bool, lo: int, hi: i
     ``board_buffer.step_arrays`` builds them, unpacked once here (not once a game)."""
     (g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers) = arrays[:11]
     rewards, terminated, chance_taken, final_obs, active = arrays[11:]
+    ahead = g.shape[0] >= FETCH_FROM
     for i in range(lo, hi):
-        fetch_ahead(g, prm, obs, mask, ids, count, i)
+        if ahead:
+            fetch_ahead(g, prm, obs, mask, ids, count, i)
         if active[i]:
             step_one(
                 g, prm, draws, rng, actions, chance, obs, mask, ids, count, movers,

@@ -161,6 +161,30 @@ for (_t, _a, _b), _k in act.ORIGIN_PAIR_INDEX.items():
     PAIR_INDEX[_t, _a, _b] = _k
 EDGE_ENDS: Final = np.array(EDGES, dtype=np.int64)
 ARRANGEMENT_ROWS: Final = np.array(ARRANGEMENTS, dtype=np.int64)
+
+
+def _edge_bytes(end: int) -> Int64s:
+    """``[256 * b + v]``: the edges (a mask over ``EDGES`` indices, 49 bits) whose end
+    ``end`` (0: the lower tile, 1: the higher) is one of the tiles of byte ``b`` of a
+    tile mask whose bits there are ``v`` (tiles past 27 have no edges)."""
+    table = np.zeros(4 * 256, dtype=np.int64)
+    for b in range(4):
+        for v in range(256):
+            for e, ends in enumerate(EDGES):
+                if v >> (ends[end] - 8 * b) & 1 if 0 <= ends[end] - 8 * b < 8 else False:
+                    table[256 * b + v] |= 1 << e
+    return table
+
+
+#: the by-byte union tables of the edges from a set of tiles as their lower end
+#: (``EDGE_LOW_BYTES``) and as their higher end (``EDGE_HIGH_BYTES``), so that the swaps'
+#: conditions are tested for all 49 edges at once (``board_legal.swaps``)
+EDGE_LOW_BYTES: Final = _edge_bytes(0)
+EDGE_HIGH_BYTES: Final = _edge_bytes(1)
+#: every edge, a mask over ``EDGES`` indices
+ALL_EDGES: Final = (1 << len(EDGES)) - 1
+#: every ring tile, a location mask
+ALL_TILES: Final = (1 << NUM_TILES) - 1
 #: ``[pair]``: (target, first origin, second origin) of ``ORIGIN_PAIRS``
 PAIR_ROWS: Final = np.array(act.ORIGIN_PAIRS, dtype=np.int64)
 #: ``[k]``: the two payments of ``PAY_PAIRS[k]``
