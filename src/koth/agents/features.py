@@ -144,16 +144,3 @@ def views_are_shared(game: Game[Any, Any, Any], hidden: bool) -> bool:
     """Whether every seat's view of a state is the same: the board's names no viewer,
     and only its variant with a hidden excluded area shows seats different things."""
     return game.name == "board" and not hidden
-
-
-def seat_encoder(
-    game: Game[Any, Any, Any], encoder: HashedViewEncoder, hidden: bool
-) -> SeatEncoder:
-    """The fastest way this module knows to encode every seat's view of ``game``."""
-    if game.name == "cards" and encoder.numeric_scale == 1.0:  # Leaves adds numbers as they are
-        from koth.agents.features_cards import cards_seat_encoder
-
-        return cards_seat_encoder(encoder)
-    if views_are_shared(game, hidden):
-        return shared_view_seat_encoder(encoder)
-    return view_seat_encoder(encoder)
