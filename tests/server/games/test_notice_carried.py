@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from koth.server.database import make_engine, migrate
+from koth.server.errors import StaleVersionError
 from koth.server.games import notice
 from koth.server.games.live import LiveGame
 from koth.server.games.messages import state_message
@@ -299,3 +300,25 @@ def test_a_change_reads_back_as_it_was_sent() -> None:
     assert back == change and isinstance(back, Appended) and back.deadline == deadline
     odd = change.model_copy(update={"outcome": {"odd": object()}})
     assert game_notice("g", 5, "here", odd) == "game g 5 here"  # read from the database
+
+
+def test_a_write_refused_as_stale_leaves_the_game_caught_up(engine_url: str) -> None:
+    """A process that had not heard of another's move refuses its seat's choice as stale,
+    and takes in that move at once (one read of what came after its version), instead
+    of dropping the game to replay it from the start on the seat's next read."""
+
+    async def scenario(writer: GameService, reader: GameService, store: Counted) -> None:
+        game_id = await start_cards(writer, reader)
+        behind = (await reader.live(game_id)).version
+        await play(writer, game_id, 2)  # a joint move the reader is not told of
+        captured(writer).take()
+        assert (await writer.live(game_id)).version > behind
+        store.reads = 0
+        with pytest.raises(StaleVersionError):
+            await choose(reader, game_id, 0)
+        assert reader.cached(game_id) is not None
+        assert store.reads == 1
+        await same(reader, writer, game_id)
+        assert store.reads == 1
+
+    run(engine_url, scenario)

@@ -304,6 +304,7 @@ class GameService(Seating):
         live = await self.live(game_id)
         if expected_version is not None and expected_version > live.version:
             live = await self.reload(game_id)  # another process moved it on
+        written_first: StaleVersionError | None = None
         async with live.lock:
             live = await self.live(game_id)  # it may have been reloaded meanwhile
             if expected_version is not None and expected_version != live.version:
@@ -328,9 +329,14 @@ class GameService(Seating):
                     after.apply_action(parsed, seat)
                     move = move_json(RecordedMove(player=seat, action=text))
                     change = await self._commit(live, after, move, _hint_seat(live) == seat)
-            except StaleVersionError:
-                self.forget(game_id)  # another process wrote first: replay on next use
-                raise
+            except StaleVersionError as stale:
+                written_first = stale
+        if written_first is not None:
+            # another process wrote first: take in what it committed (the moves after
+            # this version, read once; a game that does not fit them is replayed), so
+            # that the seat's next read here is current
+            await self.reload(game_id)
+            raise written_first
         live = await self.live(game_id)
         self._announce(game_id, live.version, change)
         self._fan_out(live)
