@@ -100,6 +100,12 @@ class _Answer:
     def __init__(self) -> None:
         self.body: list[bytes] = []
         self.complete = False
+        #: the server said it closes the connection after this answer
+        self.closing = False
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if name.lower() == b"connection" and b"close" in value.lower():
+            self.closing = True
 
     def on_body(self, body: bytes) -> None:
         self.body.append(body)
@@ -146,7 +152,7 @@ class Http:
 
     async def _answer(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
         """One answer, parsed by httptools (Uvicorn's HTTP parser): by its length or its
-        chunks; a connection the server will not keep is closed."""
+        chunks; a connection the server says it closes is closed here too."""
         answer = _Answer()
         parser = httptools.HttpResponseParser(answer)
         while not answer.complete:
@@ -154,7 +160,7 @@ class Http:
             if not data:  # closed before the answer was whole
                 raise ConnectionError("the server closed the connection")
             parser.feed_data(data)
-        if not parser.should_keep_alive():
+        if answer.closing:  # (httptools' should_keep_alive() is False once an answer is whole)
             self.close()
         return parser.get_status_code(), b"".join(answer.body)
 

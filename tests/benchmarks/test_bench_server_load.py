@@ -156,3 +156,33 @@ def test_a_short_run_prints_and_writes_every_figure(tmp_path: Path) -> None:
     assert row["workers"] == 1 and row["moves_per_s"] > 0 and row["posts_refused"] == 0
     for key in ("post_p99_ms", "spectator_p99_ms", "server_cpu_ms", "generator_cpu_ms"):
         assert key in row
+
+
+def test_the_http_connection_is_kept_between_answers() -> None:
+    """Answers without ``connection: close`` leave the connection open: every request of
+    a table goes to the same server process, as a browser's would."""
+    answer = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"
+    connections: list[int] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(1)
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+                await reader.readexactly(length)
+                writer.write(answer)
+                await writer.drain()
+        except asyncio.IncompleteReadError:
+            writer.close()
+
+    async def run() -> list[int]:
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        http = Http("127.0.0.1", server.sockets[0].getsockname()[1])
+        statuses = [(await http.request("GET", "/g"))[0] for _ in range(3)]
+        http.close()
+        server.close()
+        return statuses
+
+    assert asyncio.run(asyncio.wait_for(run(), 60)) == [200, 200, 200]
+    assert len(connections) == 1
