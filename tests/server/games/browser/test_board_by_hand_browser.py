@@ -87,10 +87,17 @@ class Table:
         """Click the middle of ``selector`` with the mouse; on the phone it must already
         be on screen (nothing scrolls away from the board to reach it)."""
         target = self.page.locator(selector).first
-        target.wait_for(state="visible")
-        if self.size != "phone":
-            target.scroll_into_view_if_needed()  # on a desktop a person scrolls to it
-        box = target.bounding_box()
+        # a live update may draw the table again while it is found: find it anew
+        for attempt in range(20):
+            target.wait_for(state="visible")
+            try:
+                if self.size != "phone":
+                    target.scroll_into_view_if_needed()  # on a desktop a person scrolls to it
+                box = target.bounding_box()
+                break
+            except PlaywrightError as error:
+                if "not attached" not in str(error) or attempt == 19:
+                    raise
         assert box, selector
         viewport = VIEWPORTS[self.size]
         if self.size == "phone":
