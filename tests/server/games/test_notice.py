@@ -39,4 +39,5 @@ async def _dropped_game_hears_the_change(repository: Repository) -> None:
     # another process appends a move and announces it
     repository.append_moves("g", 1, [{"player": -1, "action": "deal 2"}])
     await service.on_notice("g", 2, origin="elsewhere")
+    await service.settled()
     assert sink.sent and sink.sent[-1]["version"] == 2

@@ -58,16 +58,12 @@ class Counted(Repository):
 
 
 async def deliver(service: GameService, text: str) -> None:
-    """Hand ``text`` to ``service`` as the server's notice handler does."""
+    """Hand ``text`` to ``service`` as the server's notice handler does, and wait for the sends
+    it started."""
     kind, key, number, origin, *carried = text.split(" ", 4)
     assert kind == "game"
     await service.on_notice(key, int(number), origin, carried[0] if carried else None)
-
-
-async def settle() -> None:
-    """Let the background work (notices, fan-out) run."""
-    for _ in range(5):
-        await asyncio.sleep(0)
+    await service.settled()
 
 
 def picture(live: LiveGame) -> dict[str, Any]:
@@ -119,7 +115,7 @@ async def start_cards(writer: GameService, reader: GameService) -> str:
     """A card game (simultaneous: each seat chooses a card in secret), held by both."""
     created = await writer.create("cards", {}, None, BASE)
     await reader.live(created.id)
-    await settle()
+    await writer.settled()
     captured(writer).take()  # the creation's notice: nothing held it yet
     TOKENS[created.id] = [seat.token for seat in created.seats]
     return created.id
@@ -137,7 +133,7 @@ async def choose(writer: GameService, game_id: str, seat: int) -> None:
     live = await writer.live(game_id)
     action = live.game.action_to_str(live.state.legal_actions(seat)[0])
     await writer.submit(game_id, seat, action, live.version)
-    await settle()
+    await writer.settled()
 
 
 async def play(writer: GameService, game_id: str, choices: int) -> None:
@@ -248,7 +244,7 @@ def test_a_choice_taken_back_is_not_undone_by_a_late_notice(engine_url: str) -> 
         (chose,) = captured(writer).take()
         live = await writer.live(game_id)
         await writer.withdraw(game_id, TOKENS[game_id][0], live.version)
-        await settle()
+        await writer.settled()
         (took_back,) = captured(writer).take()
         assert '"withdrawn"' in took_back
         store.reads = 0
@@ -320,5 +316,55 @@ def test_a_write_refused_as_stale_leaves_the_game_caught_up(engine_url: str) -> 
         assert store.reads == 1
         await same(reader, writer, game_id)
         assert store.reads == 1
+
+    run(engine_url, scenario)
+
+
+class Stuck:
+    """A spectator whose connection takes nothing: its send waits until it is given up."""
+
+    def __init__(self) -> None:
+        self.given_up = False
+
+    async def send_text(self, data: str) -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            self.given_up = True
+
+
+class Told:
+    """A spectator that notes when it is sent a message."""
+
+    def __init__(self) -> None:
+        self.told = asyncio.Event()
+
+    async def send_text(self, data: str) -> None:
+        self.told.set()
+
+
+def test_a_stuck_spectator_does_not_hold_up_the_next_notice(engine_url: str) -> None:
+    """The broker hands notices over one at a time: the tables of the next game hear of
+    its change while a spectator of the game before still has not taken its message."""
+
+    async def scenario(writer: GameService, reader: GameService, store: Counted) -> None:
+        first, second = await start_cards(writer, reader), await start_cards(writer, reader)
+        stuck, told = Stuck(), Told()
+        await reader.subscribe(first, stuck, None)
+        await reader.subscribe(second, told, None)
+        for game_id in (first, second):
+            await choose(writer, game_id, next(to_choose(await writer.live(game_id))))
+        notices = captured(writer).take()
+        assert len(notices) == 2
+
+        async def broker() -> None:  # as the PostgreSQL and Redis brokers deliver
+            for text in notices:
+                _kind, key, number, origin, carried = text.split(" ", 4)
+                await reader.on_notice(key, int(number), origin, carried)
+
+        delivering = asyncio.create_task(broker())
+        await asyncio.wait_for(told.told.wait(), 60)
+        assert not stuck.given_up  # told while the first game's send still waits
+        await delivering
 
     run(engine_url, scenario)

@@ -291,7 +291,10 @@ class GamePublisher:
         """Another process changed ``game_id`` (to ``version``; ``carried``: the change,
         as the notice has it): catch up if it is held here, or if someone here listens
         to it (a game dropped from memory after a stale write still has its tables
-        connected: they must hear of the change)."""
+        connected: they must hear of the change). The listeners are sent the new state
+        in the background: the broker hands over notices one at a time, and one game's
+        slow spectators must not hold up the next notice (waiting for every send, the
+        spectators of a process that did not make the moves fell seconds behind)."""
         if origin == self.origin:
             return
         if game_id not in self._live and self.hub.count(game_id) == 0:
@@ -302,7 +305,7 @@ class GamePublisher:
             # a rematch or a rating may have changed without a move (a move's own change
             # of them, at the game's end, the decorators see for themselves)
             live.friends = None
-        await self._publish(live)
+        self._fan_out(live)
         self._changed(game_id)
 
     async def _publish(self, live: LiveGame) -> None:
@@ -337,6 +340,12 @@ class GamePublisher:
         if self.broker is not None:
             notice = game_notice(game_id, version, self.origin, change)
             self._in_background(self.broker.publish(notice))
+
+    async def settled(self) -> None:
+        """Wait until the background work under way (sends to listeners, notices to
+        the other processes, and what that work starts) is done."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
