@@ -92,6 +92,10 @@ class Run:
         self.own_ms = float("nan")
         #: the time the server's threads were ready but waited for a core, per move (ms)
         self.waited_ms = float("nan")
+        #: the CPU time of the PostgreSQL processes per move (ms)
+        self.database_ms = float("nan")
+        #: the cores each server process used, busiest first
+        self.cores: list[float] = []
 
 
 class _Answer:
@@ -307,24 +311,44 @@ def family(pid: int) -> set[int]:
     return members
 
 
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """The CPU time (user and system) of process ``pid`` and every process below it, and
-    the time their threads were ready to run but waited for a core (the machine's other
-    work; from ``schedstat``)."""
+def cpu_seconds(pid: int) -> tuple[float, float, dict[int, float]]:
+    """The CPU time (user and system) of process ``pid`` and every process below it, the
+    time their threads were ready to run but waited for a core (the machine's other
+    work; from ``schedstat``), and each process's own CPU time."""
     ticks, waited = 0, 0
+    each: dict[int, float] = {}
     for member in family(pid):
         try:
             fields = (Path("/proc") / str(member) / "stat").read_text().rsplit(")", 1)[1].split()
             tasks = list((Path("/proc") / str(member) / "task").iterdir())
         except OSError:
             continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        own = int(fields[11]) + int(fields[12])  # utime, stime
+        ticks += own
+        each[member] = own / os.sysconf("SC_CLK_TCK")
         for task in tasks:
             try:
                 waited += int((task / "schedstat").read_text().split()[1])
             except (OSError, IndexError):
                 continue
-    return ticks / os.sysconf("SC_CLK_TCK"), waited / 1e9
+    return ticks / os.sysconf("SC_CLK_TCK"), waited / 1e9, each
+
+
+def database_cpu_seconds() -> float:
+    """The CPU time (user and system) of every PostgreSQL process on this machine: the
+    database's share of a move (run on an otherwise quiet database)."""
+    ticks = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 async def measure(
@@ -357,6 +381,7 @@ async def measure(
         print(f"{spectators} spectators connected: measuring", flush=True)
         profiler = cProfile.Profile() if profile else None
         started, cpu, own = time.perf_counter(), cpu_seconds(pid), time.process_time()
+        database = database_cpu_seconds()
         if profiler is not None:
             profiler.enable()
         await asyncio.sleep(seconds)
@@ -367,6 +392,13 @@ async def measure(
         cpu_after = cpu_seconds(pid)
         run.cpu_ms = (cpu_after[0] - cpu[0]) * 1000 / max(run.moves, 1)
         run.waited_ms = (cpu_after[1] - cpu[1]) * 1000 / max(run.moves, 1)
+        run.database_ms = (database_cpu_seconds() - database) * 1000 / max(run.moves, 1)
+        # each server process's cores: with several workers, how evenly the kernel's
+        # accepts spread the connections over them
+        run.cores = sorted(
+            ((after - cpu[2].get(member, 0.0)) / elapsed for member, after in cpu_after[2].items()),
+            reverse=True,
+        )
         run.own_ms = (time.process_time() - own) * 1000 / max(run.moves, 1)
         run.moves_per_s = run.moves / elapsed
     finally:
@@ -459,6 +491,8 @@ def main() -> None:
             "deliveries": len(delays),
             "server_cpu_ms": round(run.cpu_ms, 3),
             "waiting_ms": round(run.waited_ms, 3),
+            "database_cpu_ms": round(run.database_ms, 3),
+            "process_cores": [round(c, 3) for c in run.cores],
             "generator_cpu_ms": round(run.own_ms, 3),
             "load_average": round(os.getloadavg()[0], 2),
         }
@@ -471,6 +505,8 @@ def main() -> None:
             f"move to spectator p50 {row['spectator_p50_ms']:.1f} ms, p99 "
             f"{row['spectator_p99_ms']:.1f} ms ({len(delays)} deliveries); server CPU "
             f"{run.cpu_ms:.2f} ms a move (and {run.waited_ms:.2f} ms waiting for a core), "
+            f"PostgreSQL CPU {run.database_ms:.2f} ms a move, "
+            f"cores of each server process {' '.join(f'{c:.2f}' for c in run.cores)}, "
             f"load generator CPU {run.own_ms:.2f} ms a move; "
             f"load average {row['load_average']:.1f}",
             flush=True,

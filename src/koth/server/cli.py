@@ -86,8 +86,7 @@ def serve_command(
         f"process{'es' if workers > 1 else ''}  (database: {shown})",
         highlight=False,
     )
-    uvicorn.run(
-        "koth.server.app:create_app",
+    options: dict[str, Any] = dict(
         factory=True,
         host=settings.host,
         port=settings.port,
@@ -106,6 +105,16 @@ def serve_command(
         # at once either way)
         timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
     )
+    if workers == 1:
+        uvicorn.run("koth.server.app:create_app", **options)
+        return
+    from koth.server.listening import check_port_free, run_workers
+
+    try:
+        check_port_free(settings.host, settings.port)
+    except OSError as exc:
+        _fail(str(exc))
+    run_workers(uvicorn.Config("koth.server.app:create_app", **options))
 
 
 #: how long ``--workers``' supervisor waits for a worker's answer before replacing it
