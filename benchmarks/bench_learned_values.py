@@ -12,11 +12,14 @@ printed beside it) these estimates:
 - ``playout``: one rollout from a state redrawn for the seat (the ``ismcts`` leaf),
 - ``network``: the network's value of the seat's view (the ``learned`` leaf, MODEL or
   the shipped one; a second ``--model`` is compared too),
-- ``mix a``: ``a`` x network + (1 - a) x playout.
+- ``mix a``: ``a`` x network + (1 - a) x playout,
+- ``after k``: the network's value of the seat's view after ``k`` rollout steps from a
+  state redrawn for the seat (``learned:steps=k``; the returns if the game ended), for
+  each ``k`` of ``--steps``.
 
 It prints each one's mean squared error against the truth (in return units) and its
 bias. Usage: python benchmarks/bench_learned_values.py cards [--games 20] [--rate 0.1]
-[--playouts 100] [--model MODEL ...] [--seed 1]
+[--playouts 100] [--model MODEL ...] [--steps 10,20] [--seed 1]
 """
 
 from __future__ import annotations
@@ -32,8 +35,15 @@ from koth.agents.base import InformationSet
 from koth.agents.learned import ValueReader, load_model
 from koth.agents.play import play_match
 from koth.agents.registry import make_agent
-from koth.agents.search import SearchSettings, default_max_rollout, rollout, rollout_policy
+from koth.agents.search import (
+    SearchSettings,
+    default_max_rollout,
+    play_step,
+    rollout,
+    rollout_policy,
+)
 from koth.core.game import Game
+from koth.core.players import NodeKind
 from koth.core.registry import load_game
 from koth.core.state import GameState
 
@@ -55,6 +65,20 @@ def positions(game: Game[Any, Any, Any], games: int, rate: float, seed: int) -> 
     return found
 
 
+def after_steps(
+    game: Game[Any, Any, Any], data: Any, rng: random.Random, policy: Any, steps: int
+) -> tuple[Any, tuple[float, ...] | None]:
+    """``data`` after ``steps`` rollout steps, and the returns if the game ended."""
+    for _ in range(steps):
+        after = play_step(game, data, rng, policy)
+        if after is None:
+            break
+        data = after
+    if game.to_move(data).kind is NodeKind.TERMINAL:
+        return data, game.returns(data)
+    return data, None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -62,6 +86,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.1)
     parser.add_argument("--playouts", type=int, default=100)
     parser.add_argument("--model", action="append", default=[])
+    parser.add_argument("--steps", default="", help="rollout steps before the network: 10,20")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     game = load_game(args.game)
@@ -76,6 +101,8 @@ def main() -> None:
     noise: list[float] = []
     single: list[float] = []
     nets: list[list[float]] = [[] for _ in readers]
+    ahead = [int(k) for k in args.steps.split(",") if k]
+    later: list[list[float]] = [[] for _ in readers for _ in ahead]
     for data in states:
         state = GameState(game, data)
         for seat in range(game.num_players):
@@ -92,14 +119,27 @@ def main() -> None:
                 x = reader.rows(1)
                 reader.write(view, seat, x[0])
                 values.append(float(reader.net(x)[0]))
+            for index, k in enumerate(ahead):
+                reached, ended = after_steps(game, info.sample_data(rng), rng, policy, k)
+                for r, reader in enumerate(readers):
+                    if ended is not None:
+                        later[r * len(ahead) + index].append(ended[seat])
+                        continue
+                    x = reader.rows(1)
+                    reader.write(game.view(reached, seat), seat, x[0])
+                    later[r * len(ahead) + index].append(float(reader.net(x)[0]))
     t = np.array(truth)
     rows: list[tuple[str, np.ndarray[Any, Any]]] = [("playout", np.array(single))]
     for model, values in zip(models, nets, strict=True):
         name = f"network {model or 'shipped'}"
         rows.append((name, np.array(values)))
         for a in MIXES:
+            mixed = a * np.array(values) + (1 - a) * rows[0][1]
+            rows.append((f"mix {a} {model or 'shipped'}", mixed))
+    for r, model in enumerate(models):
+        for index, k in enumerate(ahead):
             rows.append(
-                (f"mix {a} {model or 'shipped'}", a * np.array(values) + (1 - a) * rows[0][1])
+                (f"after {k} {model or 'shipped'}", np.array(later[r * len(ahead) + index]))
             )
     print(
         f"{args.game}: {len(states)} positions x {game.num_players} seats from {args.games} "
