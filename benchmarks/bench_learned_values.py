@@ -12,7 +12,7 @@ printed beside it) these estimates:
 - ``playout``: one rollout from a state redrawn for the seat (the ``ismcts`` leaf),
 - ``network``: the network's value of the seat's view (the ``learned`` leaf, MODEL or
   the shipped one; a second ``--model`` is compared too),
-- ``mix a``: ``a`` x network + (1 - a) x playout,
+- ``mix m``: (1 - ``m``) x network + ``m`` x playout (``learned:mix=m``),
 - ``after k``: the network's value of the seat's view after ``k`` rollout steps from a
   state redrawn for the seat (``learned:steps=k``; the returns if the game ended), for
   each ``k`` of ``--steps``.
@@ -134,7 +134,7 @@ def main() -> None:
         name = f"network {model or 'shipped'}"
         rows.append((name, np.array(values)))
         for a in MIXES:
-            mixed = a * np.array(values) + (1 - a) * rows[0][1]
+            mixed = (1 - a) * np.array(values) + a * rows[0][1]
             rows.append((f"mix {a} {model or 'shipped'}", mixed))
     for r, model in enumerate(models):
         for index, k in enumerate(ahead):
