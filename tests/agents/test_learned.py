@@ -165,6 +165,8 @@ def test_the_terminal_opponent_plays_learned() -> None:
         ("learned:model=/nonexistent/model.npz", "no learned model at"),
         ("learned:steps=-1", "steps >= 0"),
         ("learned:search=0:steps=4", "takes no search options"),
+        ("learned:mix=1.5", "0 <= mix <= 1"),
+        ("learned:search=0:mix=0.5", "takes no search options"),
     ],
 )
 def test_bad_options_are_refused_before_play(spec: str, words: str) -> None:
@@ -331,3 +333,30 @@ def test_the_learned_search_can_play_a_leaf_on_before_the_network_scores_it() ->
         assert isinstance(agent, LearnedSearch)
         agent.reset(load_game(name), 0, 1)
         assert agent._steps == default
+
+
+def test_a_mixed_leaf_weighs_one_playout_with_the_network() -> None:
+    """``mix``: a leaf's value is (1 - mix) x the network's + mix x one whole playout's
+    returns (the same playout a search without the network would play from that leaf)."""
+    from koth.agents.learned import LearnedSearch
+    from koth.agents.search import default_max_rollout, rollout
+
+    game = load_game("cards")
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+    network = ValueReader(game, load_model(game)).state_values(state.data)
+    steps = default_max_rollout(game, None)
+    for mix in (0.25, 0.5, 1.0):
+        agent = make_agent(f"learned:iters=5:mix={mix}")
+        assert isinstance(agent, LearnedSearch)
+        agent.reset(game, 0, 1)
+        policy = agent._policy
+        assert policy is not None
+        played = rollout(game, state.data, random.Random(9), policy, steps)
+        assert played in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+        value = agent.leaf_values(game, state.data, random.Random(9), policy, steps)
+        expected = [(1 - mix) * v + mix * p for v, p in zip(network, played, strict=True)]
+        assert value == pytest.approx(expected)
+    assert network != pytest.approx((0.0, 0.0))  # the mix differs from a scaled playout

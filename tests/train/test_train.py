@@ -186,3 +186,70 @@ def test_positions_waiting_for_a_draw_are_learnt_too() -> None:
     assert roll != turn
     phases = samples.x[:, [roll, turn]].astype(np.float32)
     assert np.any(phases[:, 0] >= 1) and np.any(phases[:, 1] >= 1)
+
+
+def test_a_run_started_from_a_model_starts_from_its_weights(tmp_path: Path) -> None:
+    """``--init``: the network before any step is the model file's, and learning moves on
+    from there (a resumed run needs the file too: the checkpoint names it)."""
+    from koth.agents.learned import NumpyValueNet
+
+    config = TrainConfig("toy_duel", seed=5, games=40, games_per_round=20, steps=20)
+    trained = fresh_state(config)
+    run(trained, 2)
+    path = tmp_path / "start.npz"
+    export(trained).save(path)
+    start = NumpyValueNet.load(path)
+
+    other = TrainConfig("toy_duel", seed=9, games=20, games_per_round=20, steps=5, init=str(path))
+    state = fresh_state(other)
+    before = export(state)
+    for a, b in zip(before.weights + before.biases, start.weights + start.biases, strict=True):
+        assert np.array_equal(a, b)
+    assert not np.array_equal(
+        export(fresh_state(TrainConfig("toy_duel", seed=9))).weights[0], start.weights[0]
+    )
+    assert before.meta["init"] == "start.npz"
+    run(state, 1)
+    moved = export(state)
+    assert not np.array_equal(moved.weights[0], start.weights[0])
+    saved = tmp_path / "run.checkpoint"
+    save_checkpoint(state, saved)
+    assert load_checkpoint(other, saved).games == 20
+
+
+@pytest.mark.parametrize(
+    ("game", "hidden", "words"), [("board", (64, 64), "not a toy_duel"), (None, (32,), "layers")]
+)
+def test_a_model_of_another_game_or_shape_is_refused_as_a_start(
+    tmp_path: Path, game: str | None, hidden: tuple[int, ...], words: str
+) -> None:
+    from koth.core.errors import InvalidParamsError
+
+    source = TrainConfig(game or "toy_duel", games=1)
+    path = tmp_path / "start.npz"
+    export(fresh_state(source)).save(path)
+    config = TrainConfig("toy_duel", hidden=hidden, init=str(path))
+    with pytest.raises(InvalidParamsError, match=words):
+        fresh_state(config)
+    with pytest.raises(InvalidParamsError, match="no model to start from"):
+        fresh_state(TrainConfig("toy_duel", init=str(tmp_path / "missing.npz")))
+
+
+def test_koth_train_passes_its_options_to_the_run(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from koth.agents.learned import NumpyValueNet
+    from koth.cli import app
+
+    start = tmp_path / "start.npz"
+    export(fresh_state(TrainConfig("cards", seed=4))).save(start)
+    model = tmp_path / "cards.npz"
+    args = ["train", "cards", "--games", "2", "--per-round", "2", "--eval-games", "1"]
+    args += ["--init", str(start), "--sample-rate", "0.5", "--lr", "0.0002", "--steps", "3"]
+    args += ["--out", str(model)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert NumpyValueNet.load(model).meta["init"] == "start.npz"
+    config = torch.load(tmp_path / "cards.npz.checkpoint", weights_only=False)["config"]
+    assert config["init"] == str(start) and config["sample_rate"] == 0.5
+    assert config["learning_rate"] == 0.0002 and config["steps"] == 3

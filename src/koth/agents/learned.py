@@ -52,6 +52,7 @@ from koth.agents.search import (
     RolloutPolicy,
     SearchSettings,
     play_step,
+    rollout,
     rollout_policy,
 )
 from koth.core.encoding import HashedViewEncoder
@@ -271,12 +272,18 @@ class LearnedSearch(SearchAgent):
     kind = "learned"
 
     def __init__(
-        self, settings: SearchSettings, model: str | None = None, steps: int | None = None
+        self,
+        settings: SearchSettings,
+        model: str | None = None,
+        steps: int | None = None,
+        mix: float = 0.0,
     ) -> None:
         super().__init__(settings)
         self.model = model
         #: rollout steps before the network scores a leaf (None: the game's default)
         self.steps = steps
+        #: the share of one whole playout's returns in a leaf's value (0: the network's)
+        self.mix = mix
         self._steps = 0
         self.reader: ValueReader | None = None
         self._hidden = False
@@ -301,6 +308,24 @@ class LearnedSearch(SearchAgent):
     ) -> tuple[float, ...]:
         if self.reader is None:
             raise KothError("learned: act() called before reset()")
+        if self.mix > 0.0:  # one playout from the leaf itself, weighed with the network
+            played = rollout(game, data, rng, policy, max_rollout)
+            if self.mix >= 1.0:
+                return played
+            net = self._network_values(self.reader, game, data, rng, policy)
+            keep = 1.0 - self.mix
+            return tuple(keep * v + self.mix * p for v, p in zip(net, played, strict=True))
+        return self._network_values(self.reader, game, data, rng, policy)
+
+    def _network_values(
+        self,
+        reader: ValueReader,
+        game: Game[Any, Any, Any],
+        data: Any,
+        rng: random.Random,
+        policy: RolloutPolicy,
+    ) -> tuple[float, ...]:
+        """The network's values of ``data`` after ``steps`` rollout steps."""
         for _ in range(self._steps):  # a short rollout first (``steps``)
             after = play_step(game, data, rng, policy)
             if after is None:
@@ -308,7 +333,7 @@ class LearnedSearch(SearchAgent):
             data = after
         if game.to_move(data).kind is NodeKind.TERMINAL:
             return game.returns(data)
-        return self.reader.state_values(data)
+        return reader.state_values(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,11 +348,13 @@ class LearnedSettings:
     epsilon: float = 0.0
     #: search: rollout steps before the network scores a leaf (None: DEFAULT_STEPS)
     steps: int | None = None
+    #: search: the share of one whole playout's returns in a leaf's value
+    mix: float = 0.0
 
     @staticmethod
     def split(options: Mapping[str, str]) -> tuple[LearnedSettings, dict[str, str]]:
         """The learned agent's own options, and the rest (the search's)."""
-        own = {"search", "model", "dets", "width", "eps", "steps"}
+        own = {"search", "model", "dets", "width", "eps", "steps", "mix"}
         mine = {k: v for k, v in options.items() if k in own}
         rest = {k: v for k, v in options.items() if k not in own}
         search = mine.get("search", "1")
@@ -341,6 +368,7 @@ class LearnedSettings:
                 width=int(mine.get("width", 2)),
                 epsilon=float(mine.get("eps", 0.0)),
                 steps=int(mine["steps"]) if "steps" in mine else None,
+                mix=float(mine.get("mix", 0.0)),
             )
         except ValueError as exc:
             raise InvalidParamsError(f"bad learned option: {exc}") from None
@@ -348,7 +376,10 @@ class LearnedSettings:
             raise InvalidParamsError("learned needs dets >= 1, width >= 0 and 0 <= eps <= 1")
         if settings.steps is not None and settings.steps < 0:
             raise InvalidParamsError(f"learned needs steps >= 0, not {settings.steps}")
+        if not 0.0 <= settings.mix <= 1.0:
+            raise InvalidParamsError(f"learned needs 0 <= mix <= 1, not {settings.mix}")
         searching = set(rest) | ({"steps"} if settings.steps is not None else set())
+        searching |= {"mix"} if "mix" in mine else set()
         if not settings.search and searching:
             raise InvalidParamsError(
                 f"learned:search=0 takes no search options (got {', '.join(sorted(searching))})"
@@ -363,7 +394,9 @@ def make_learned(options: Mapping[str, str]) -> NetworkAgent | LearnedSearch:
         return NetworkAgent(settings)
     if "iters" not in rest and "seconds" not in rest:
         rest = {**rest, "iters": "300"}
-    return LearnedSearch(SearchSettings.from_options(rest), settings.model, settings.steps)
+    return LearnedSearch(
+        SearchSettings.from_options(rest), settings.model, settings.steps, settings.mix
+    )
 
 
 class NetworkAgent:

@@ -56,6 +56,26 @@ def train_command(
             help="Share of self-play seats played by the game's heuristic (the rest: the network).",
         ),
     ] = 0.5,
+    init: Annotated[
+        Path | None,
+        typer.Option(
+            "--init",
+            help="Start the network from this model file (koth train's, same game and shape).",
+        ),
+    ] = None,
+    sample_rate: Annotated[
+        float,
+        typer.Option(
+            "--sample-rate",
+            min=0.0,
+            max=1.0,
+            help="Share of a game's positions recorded as training rows.",
+        ),
+    ] = 0.25,
+    learning_rate: Annotated[
+        float, typer.Option("--lr", min=0.0, help="Adam's learning rate.")
+    ] = 1e-3,
+    steps: Annotated[int, typer.Option("--steps", min=1, help="Adam steps after each round.")] = 64,
     settings: SetOpt = None,
 ) -> None:
     """Train the learned agent's network by self-play. Writes MODEL (numpy weights that
@@ -88,6 +108,10 @@ def train_command(
         games_per_round=per_round,
         eval_games=eval_games,
         heuristic_share=heuristic_share,
+        sample_rate=sample_rate,
+        learning_rate=learning_rate,
+        steps=steps,
+        init=str(init) if init is not None else None,
     )
     try:
         state = load_checkpoint(config, checkpoint) if checkpoint.exists() else fresh_state(config)

@@ -50,6 +50,8 @@ class TrainConfig:
     sample_rate: float = 0.25
     eval_every: int = 5
     eval_games: int = 20
+    #: a model file (``koth train``'s output) whose weights the network starts from
+    init: str | None = None
 
     def same_run(self, other: TrainConfig) -> bool:
         """Whether ``other`` continues this run (only the length may differ)."""
@@ -96,11 +98,36 @@ def build_net(config: TrainConfig) -> torch.nn.Sequential:
     return torch.nn.Sequential(*layers)
 
 
+def start_from(net: torch.nn.Sequential, config: TrainConfig) -> None:
+    """Copy the weights of the model file ``config.init`` into ``net`` (InvalidParamsError
+    if it is of another game, input or shape)."""
+    path = Path(str(config.init))
+    if not path.is_file():
+        raise InvalidParamsError(f"no model to start from at {path}")
+    model = NumpyValueNet.load(path)
+    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+    shapes = [tuple(m.weight.shape[::-1]) for m in linears]
+    if model.meta.get("game") != config.game or [w.shape for w in model.weights] != shapes:
+        raise InvalidParamsError(
+            f"the model {path} ({model.meta.get('game')}, layers "
+            f"{[w.shape for w in model.weights]}) is not a {config.game} network of layers "
+            f"{shapes}"
+        )
+    if model.scale != scale_of(config.game, config.params):
+        raise InvalidParamsError(f"the model {path} scales returns otherwise ({model.scale})")
+    with torch.no_grad():
+        for layer, w, b in zip(linears, model.weights, model.biases, strict=True):
+            layer.weight.copy_(torch.from_numpy(w.T.copy()))
+            layer.bias.copy_(torch.from_numpy(b.copy()))
+
+
 def fresh_state(config: TrainConfig) -> TrainState:
     if config.games < 1 or config.games_per_round < 1:
         raise InvalidParamsError("training needs at least one game and one game a round")
     load_game(config.game, config.params)  # a bad game or variant fails now
     net = build_net(config)
+    if config.init is not None:
+        start_from(net, config)
     optimiser = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
     size = input_size(load_game(config.game, config.params))
     empty_x = np.zeros((0, size), dtype=np.float16)
@@ -121,6 +148,8 @@ def export(state: TrainState) -> NumpyValueNet:
         "hours": round(state.seconds / 3600, 3),
         "hidden": list(config.hidden),
     }
+    if config.init is not None:
+        meta["init"] = Path(config.init).name
     return NumpyValueNet(
         tuple(m.weight.detach().numpy().T.copy() for m in linears),
         tuple(m.bias.detach().numpy().copy() for m in linears),
