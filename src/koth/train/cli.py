@@ -56,6 +56,24 @@ def train_command(
             help="Share of self-play seats played by the game's heuristic (the rest: the network).",
         ),
     ] = 0.5,
+    steps: Annotated[
+        int, typer.Option("--steps", min=1, help="Adam steps on the buffer after each round.")
+    ] = 64,
+    learning_rate: Annotated[
+        float, typer.Option("--lr", min=0.0, help="Adam's learning rate.")
+    ] = 1e-3,
+    buffer: Annotated[
+        int, typer.Option("--buffer", min=1, help="Rows the replay buffer keeps (the newest).")
+    ] = 40_000,
+    sample_rate: Annotated[
+        float,
+        typer.Option(
+            "--sample-rate",
+            min=0.0,
+            max=1.0,
+            help="Share of a game's positions recorded as training rows.",
+        ),
+    ] = 0.25,
     settings: SetOpt = None,
 ) -> None:
     """Train the learned agent's network by self-play. Writes MODEL (numpy weights that
@@ -88,6 +106,10 @@ def train_command(
         games_per_round=per_round,
         eval_games=eval_games,
         heuristic_share=heuristic_share,
+        learning_rate=learning_rate,
+        steps=steps,
+        buffer=buffer,
+        sample_rate=sample_rate,
     )
     try:
         state = load_checkpoint(config, checkpoint) if checkpoint.exists() else fresh_state(config)
