@@ -148,6 +148,27 @@ def test_koth_train_writes_model_checkpoint_and_report_and_resumes(tmp_path: Pat
     assert NumpyValueNet.load(model).meta["games"] == 4
 
 
+def test_koth_train_passes_its_learning_options_to_the_run(tmp_path: Path) -> None:
+    """--steps, --lr, --buffer and --sample-rate reach the run's settings (a typo in
+    the plumbing would train with the defaults and say nothing), and the buffer keeps
+    no more rows than asked."""
+    from typer.testing import CliRunner
+
+    from koth.cli import app
+
+    model = tmp_path / "board.npz"
+    args = ["train", "board", "--set", "round_limit=4", "--per-round", "2", "--games", "2"]
+    args += ["--eval-games", "1", "--heuristic-share", "1", "--out", str(model)]
+    args += ["--steps", "3", "--lr", "0.0005", "--buffer", "7", "--sample-rate", "0.5"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    saved = torch.load(tmp_path / "board.npz.checkpoint", weights_only=False)
+    config = saved["config"]
+    assert (config["steps"], config["learning_rate"]) == (3, 0.0005)
+    assert (config["buffer"], config["sample_rate"]) == (7, 0.5)
+    assert len(saved["y"]) == 7 and len(saved["x"]) == 7
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

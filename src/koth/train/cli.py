@@ -63,6 +63,15 @@ def train_command(
             help="Start the network from this model file (koth train's, same game and shape).",
         ),
     ] = None,
+    steps: Annotated[
+        int, typer.Option("--steps", min=1, help="Adam steps on the buffer after each round.")
+    ] = 64,
+    learning_rate: Annotated[
+        float, typer.Option("--lr", min=0.0, help="Adam's learning rate.")
+    ] = 1e-3,
+    buffer: Annotated[
+        int, typer.Option("--buffer", min=1, help="Rows the replay buffer keeps (the newest).")
+    ] = 40_000,
     sample_rate: Annotated[
         float,
         typer.Option(
@@ -72,10 +81,6 @@ def train_command(
             help="Share of a game's positions recorded as training rows.",
         ),
     ] = 0.25,
-    learning_rate: Annotated[
-        float, typer.Option("--lr", min=0.0, help="Adam's learning rate.")
-    ] = 1e-3,
-    steps: Annotated[int, typer.Option("--steps", min=1, help="Adam steps after each round.")] = 64,
     settings: SetOpt = None,
 ) -> None:
     """Train the learned agent's network by self-play. Writes MODEL (numpy weights that
@@ -111,6 +116,7 @@ def train_command(
         sample_rate=sample_rate,
         learning_rate=learning_rate,
         steps=steps,
+        buffer=buffer,
         init=str(init) if init is not None else None,
     )
     try:

@@ -238,13 +238,14 @@ def learn(state: TrainState, seed: int) -> float:
         return 0.0
     torch.set_num_threads(1)
     generator = torch.Generator().manual_seed(seed % 2**63)
-    x = torch.from_numpy(state.x.astype(np.float32))
     y = torch.from_numpy(state.y)
     total = 0.0
     for _ in range(config.steps):
         pick = torch.randint(len(y), (min(config.batch, len(y)),), generator=generator)
+        # only the minibatch widened to float32: the buffer may hold millions of rows
+        x = torch.from_numpy(state.x[pick.numpy()].astype(np.float32))
         state.optimiser.zero_grad()
-        loss = torch.nn.functional.mse_loss(state.net(x[pick])[:, 0], y[pick])
+        loss = torch.nn.functional.mse_loss(state.net(x)[:, 0], y[pick])
         loss.backward()  # type: ignore[no-untyped-call]
         state.optimiser.step()
         total += float(loss.detach())
