@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from koth.server.listening import check_port_free
+from koth.server.listening import check_port_free, own_socket
 from tests.server.conftest import postgres_schema
 from tests.server.live_server import REPO, LiveServer, free_port
 
@@ -101,3 +101,19 @@ def test_connections_opened_together_reach_every_worker() -> None:
             for client in clients:
                 client.close()
             server.stop()
+
+
+def test_a_workers_socket_is_of_the_family_uvicorn_binds() -> None:
+    """A name such as ``localhost`` listens on IPv4, an address with a colon on IPv6,
+    as a single ``koth serve`` does."""
+    for host, family in (("localhost", socket.AF_INET), ("127.0.0.1", socket.AF_INET)):
+        with own_socket(host, 0, 8) as sock:
+            assert sock.family == family
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 1
+    if socket.has_ipv6:
+        try:
+            sock = own_socket("::1", 0, 8)
+        except OSError:
+            pytest.skip("this machine has no IPv6 loopback")
+        with sock:
+            assert sock.family == socket.AF_INET6

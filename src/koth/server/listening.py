@@ -21,11 +21,10 @@ from uvicorn import Config, Server
 from uvicorn.supervisors import multiprocess
 
 
-def _family(host: str, port: int) -> tuple[socket.AddressFamily, tuple[object, ...]]:
-    family, _, _, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-    )[0]
-    return family, address
+def _family(host: str, port: int) -> tuple[socket.AddressFamily, tuple[str, int]]:
+    """The address family and address that Uvicorn itself binds for ``host``: IPv6 for
+    an address with a colon, else IPv4 (a name such as ``localhost`` resolves to IPv4)."""
+    return (socket.AF_INET6 if ":" in host else socket.AF_INET), (host, port)
 
 
 def check_port_free(host: str, port: int) -> None:
