@@ -30,6 +30,7 @@ import random
 from typing import Any
 
 import numpy as np
+from scipy.stats import spearmanr
 
 from koth.agents.base import derive_seed
 from koth.agents.heuristics import evaluator, state_evaluator
@@ -43,26 +44,11 @@ from koth.core.registry import load_game
 from koth.core.state import GameState
 
 
-def ranks(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Ranks from 0, ties given their mean rank."""
-    order = np.argsort(values, kind="stable")
-    sorted_values = values[order]
-    out = np.empty(len(values), dtype=np.float64)
-    start = 0
-    while start < len(values):
-        end = start
-        while end + 1 < len(values) and sorted_values[end + 1] == sorted_values[start]:
-            end += 1
-        out[order[start : end + 1]] = (start + end) / 2
-        start = end + 1
-    return out
-
-
 def spearman(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
-    ra, rb = ranks(a), ranks(b)
-    if ra.std() == 0 or rb.std() == 0:
+    """Spearman's rank correlation (SciPy's), NaN where a side is constant."""
+    if np.ptp(a) == 0 or np.ptp(b) == 0:
         return float("nan")
-    return float(np.corrcoef(ra, rb)[0, 1])
+    return float(spearmanr(a, b).statistic)
 
 
 def playout_mean(game: Game[Any, Any, Any], data: Any, playouts: int, seed: int) -> list[float]:

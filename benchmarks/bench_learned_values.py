@@ -38,7 +38,7 @@ from koth.agents.registry import make_agent
 from koth.agents.search import (
     SearchSettings,
     default_max_rollout,
-    play_step,
+    play_steps,
     rollout,
     rollout_policy,
 )
@@ -69,14 +69,17 @@ def after_steps(
     game: Game[Any, Any, Any], data: Any, rng: random.Random, policy: Any, steps: int
 ) -> tuple[Any, tuple[float, ...] | None]:
     """``data`` after ``steps`` rollout steps, and the returns if the game ended."""
-    for _ in range(steps):
-        after = play_step(game, data, rng, policy)
-        if after is None:
-            break
-        data = after
+    data = play_steps(game, data, rng, policy, steps)
     if game.to_move(data).kind is NodeKind.TERMINAL:
         return data, game.returns(data)
     return data, None
+
+
+def view_value(reader: ValueReader, view: Any, seat: int) -> float:
+    """The network's value of ``seat``'s ``view``."""
+    x = reader.rows(1)
+    reader.write(view, seat, x[0])
+    return float(reader.net(x)[0])
 
 
 def main() -> None:
@@ -116,18 +119,16 @@ def main() -> None:
             noise.append(statistics.pvariance(outcomes[1:]) / args.playouts)
             view = game.view(data, seat)
             for reader, values in zip(readers, nets, strict=True):
-                x = reader.rows(1)
-                reader.write(view, seat, x[0])
-                values.append(float(reader.net(x)[0]))
+                values.append(view_value(reader, view, seat))
             for index, k in enumerate(ahead):
                 reached, ended = after_steps(game, info.sample_data(rng), rng, policy, k)
                 for r, reader in enumerate(readers):
                     if ended is not None:
                         later[r * len(ahead) + index].append(ended[seat])
                         continue
-                    x = reader.rows(1)
-                    reader.write(game.view(reached, seat), seat, x[0])
-                    later[r * len(ahead) + index].append(float(reader.net(x)[0]))
+                    later[r * len(ahead) + index].append(
+                        view_value(reader, game.view(reached, seat), seat)
+                    )
     t = np.array(truth)
     rows: list[tuple[str, np.ndarray[Any, Any]]] = [("playout", np.array(single))]
     for model, values in zip(models, nets, strict=True):

@@ -51,7 +51,7 @@ from koth.agents.search import (
     Decision,
     RolloutPolicy,
     SearchSettings,
-    play_step,
+    play_steps,
     rollout,
     rollout_policy,
 )
@@ -326,11 +326,7 @@ class LearnedSearch(SearchAgent):
         policy: RolloutPolicy,
     ) -> tuple[float, ...]:
         """The network's values of ``data`` after ``steps`` rollout steps."""
-        for _ in range(self._steps):  # a short rollout first (``steps``)
-            after = play_step(game, data, rng, policy)
-            if after is None:
-                break
-            data = after
+        data = play_steps(game, data, rng, policy, self._steps)  # a short rollout first
         if game.to_move(data).kind is NodeKind.TERMINAL:
             return game.returns(data)
         return reader.state_values(data)

@@ -399,6 +399,18 @@ def play_step(
     return game.apply_joint(data, joint)
 
 
+def play_steps(
+    game: Game[Any, Any, Any], data: Any, rng: random.Random, policy: RolloutPolicy, steps: int
+) -> Any:
+    """``data`` after at most ``steps`` steps of ``play_step`` (fewer where the game ends)."""
+    for _ in range(steps):
+        after = play_step(game, data, rng, policy)
+        if after is None:
+            break
+        data = after
+    return data
+
+
 def rollout(
     game: Game[Any, Any, Any],
     data: Any,
