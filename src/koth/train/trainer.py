@@ -124,12 +124,12 @@ def start_from(net: torch.nn.Sequential, config: TrainConfig) -> None:
 def fresh_state(config: TrainConfig) -> TrainState:
     if config.games < 1 or config.games_per_round < 1:
         raise InvalidParamsError("training needs at least one game and one game a round")
-    load_game(config.game, config.params)  # a bad game or variant fails now
+    game = load_game(config.game, config.params)  # a bad game or variant fails now
     net = build_net(config)
     if config.init is not None:
         start_from(net, config)
     optimiser = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
-    size = input_size(load_game(config.game, config.params))
+    size = input_size(game)
     empty_x = np.zeros((0, size), dtype=np.float16)
     return TrainState(config, net, optimiser, empty_x, np.zeros(0, dtype=np.float32))
 
