@@ -35,7 +35,8 @@ def test_levels_are_found_by_key_and_by_spec() -> None:
     assert level("cards", "strong").spec == "ismcts:iters=300"
     assert level("cards", "strong").agent == "ismcts" and level("cards", "strong").iterations == 300
     assert level("board", "beginner").iterations is None
-    assert level_of_spec("board", "mcts:iters=1000") == level("board", "expert")
+    assert level_of_spec("board", "learned:iters=1000") == level("board", "expert")
+    assert level("board", "expert").agent == "learned"  # the strongest there (docs/agents.md)
     assert level_of_spec("cards", " ISMCTS:iters=300 ") == level("cards", "strong")
     assert level_of_spec("cards", "ismcts:iters=301") is None
     capped = "ismcts:iters=300:early=0:seconds=5"  # an analysis agent, capped by the server

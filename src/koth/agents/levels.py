@@ -82,7 +82,10 @@ BOARD_HEURISTIC = N_(
     "guards its ring."
 )
 BOARD_STRONG = N_("Looks 200 possible futures ahead each move (a fraction of a second).")
-BOARD_EXPERT = N_("Looks 1,000 possible futures ahead each move (a second or two).")
+BOARD_EXPERT = N_(
+    "Looks 1,000 possible futures ahead each move and judges them by what it learned "
+    "from 23,500 games (a second or two)."
+)
 
 LEVELS: dict[str, tuple[Level, ...]] = {
     "cards": (
@@ -133,10 +136,10 @@ LEVELS: dict[str, tuple[Level, ...]] = {
         Level(
             "expert",
             "board",
-            "mcts:iters=1000",
+            "learned:iters=1000",
             TITLES["expert"],
             BOARD_EXPERT,
-            Measured("strong", 4, 6),
+            Measured("strong", 7, 12),
         ),
     ),
 }
