@@ -3,7 +3,9 @@
    computer is playing for Seat 2 (out of time)") with "I'm back" for that seat's person,
    and a Resign button confirmed before it is sent (POST /api/games/{id}/resign). On the
    replay it says how a game ended outside its rules. The table's script knows nothing of
-   this file: it reads KOTH.table.msg, the latest state message, on its own tick. */
+   this file: a table hook draws the panel with each state (in the same frame as the board,
+   so the board never jumps down under a finger when the panel appears), and a tick counts
+   the running clock down. */
 "use strict";
 (function () {
   const t = (key, vars) => KOTH.t(key, vars);
@@ -100,15 +102,18 @@
       panel.classList.toggle("compact", !seats.childElementCount && !away.textContent);
     }
 
+    function take(msg) {
+      if (msg === drawn) return;
+      drawn = msg;
+      received = performance.now();
+      confirming = confirming && !msg.outcome;
+      draw(msg);
+    }
+
     function tick() {
       const msg = KOTH.table && KOTH.table.msg;
       if (!msg) return;
-      if (msg !== drawn) {
-        drawn = msg;
-        received = performance.now();
-        confirming = confirming && !msg.outcome;
-        draw(msg);
-      }
+      take(msg);
       if (!msg.clock) return;
       const spent = performance.now() - received;
       for (const chip of seats.querySelectorAll(".clock-seat")) {
@@ -118,6 +123,7 @@
         chip.classList.toggle("low", s.running && left < 10000);
       }
     }
+    KOTH.tableHooks.push((msg) => { take(msg); tick(); });
     setInterval(tick, 250);
     tick();
   }
