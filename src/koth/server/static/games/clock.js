@@ -102,18 +102,15 @@
       panel.classList.toggle("compact", !seats.childElementCount && !away.textContent);
     }
 
-    function take(msg) {
-      if (msg === drawn) return;
-      drawn = msg;
-      received = performance.now();
-      confirming = confirming && !msg.outcome;
-      draw(msg);
-    }
-
     function tick() {
       const msg = KOTH.table && KOTH.table.msg;
       if (!msg) return;
-      take(msg);
+      if (msg !== drawn) {
+        drawn = msg;
+        received = performance.now();
+        confirming = confirming && !msg.outcome;
+        draw(msg);
+      }
       if (!msg.clock) return;
       const spent = performance.now() - received;
       for (const chip of seats.querySelectorAll(".clock-seat")) {
@@ -123,7 +120,7 @@
         chip.classList.toggle("low", s.running && left < 10000);
       }
     }
-    KOTH.tableHooks.push((msg) => { take(msg); tick(); });
+    KOTH.tableHooks.push(tick); // the table has just set KOTH.table.msg to the state it drew
     setInterval(tick, 250);
     tick();
   }
